@@ -1,0 +1,273 @@
+//! The reading half of a ring.
+
+use core::fmt;
+use core::ptr;
+
+use crossbeam_utils::CachePadded;
+
+use crate::ring::Cursor;
+use crate::sync::{Arc, Ordering};
+use crate::{ChunkError, PeekError, PopError, ReadChunk, RingBuffer};
+
+/// The reading half of a [`RingBuffer`].
+///
+/// `Send` when `T: Send`, never `Sync`: exactly one thread consumes at a time.
+///
+/// ```
+/// use hotq_spsc::RingBuffer;
+///
+/// let (mut tx, mut rx) = RingBuffer::new(8);
+/// tx.push_slice(&[1, 2, 3]);
+/// assert_eq!(rx.slots(), 3);
+/// assert_eq!(rx.pop(), Ok(1));
+/// ```
+pub struct Consumer<T> {
+    ring: Arc<RingBuffer<T>>,
+    /// `own` is the head; `peer` a cached copy of the producer's tail.
+    cursor: CachePadded<Cursor>,
+}
+
+// SAFETY: the consumer moves `T` values out of slots the producer has handed
+// over through the Release/Acquire pair on `tail`; `peek` lends `&T` only to
+// the thread that owns the consumer. `T: Send` is all that moving it needs.
+unsafe impl<T: Send> Send for Consumer<T> {}
+
+impl<T> Consumer<T> {
+    pub(crate) fn new(ring: Arc<RingBuffer<T>>, cursor: CachePadded<Cursor>) -> Self {
+        Consumer { ring, cursor }
+    }
+
+    /// Removes and returns the oldest item, or [`PopError::Empty`].
+    ///
+    /// ```
+    /// use hotq_spsc::{PopError, RingBuffer};
+    ///
+    /// let (mut tx, mut rx) = RingBuffer::new(2);
+    /// tx.push('a').unwrap();
+    /// assert_eq!(rx.pop(), Ok('a'));
+    /// assert_eq!(rx.pop(), Err(PopError::Empty));
+    /// ```
+    #[inline]
+    pub fn pop(&mut self) -> Result<T, PopError> {
+        if self.ready_items(1) == 0 {
+            return Err(PopError::Empty);
+        }
+        // SAFETY: `ready_items` saw an item at the head.
+        Ok(unsafe { self.take_front() })
+    }
+
+    /// A reference to the oldest item without removing it, or
+    /// [`PeekError::Empty`].
+    ///
+    /// ```
+    /// use hotq_spsc::{PeekError, RingBuffer};
+    ///
+    /// let (mut tx, mut rx) = RingBuffer::new(2);
+    /// assert_eq!(rx.peek(), Err(PeekError::Empty));
+    /// tx.push(5).unwrap();
+    /// assert_eq!(rx.peek(), Ok(&5));
+    /// assert_eq!(rx.pop(), Ok(5));
+    /// ```
+    pub fn peek(&self) -> Result<&T, PeekError> {
+        if self.ready_items(1) == 0 {
+            return Err(PeekError::Empty);
+        }
+        let head = self.cursor.own;
+        let _claim = self.ring.claim(head, 1);
+        // SAFETY: the slot at `head` holds an item the producer published
+        // (`ready_items`); it stays there, untouched by the producer, until
+        // this consumer pops it, which needs `&mut self` and so ends the
+        // borrow returned here.
+        Ok(unsafe { &*self.ring.slot(head) })
+    }
+
+    /// Copies out as many items as are ready and fit in `out`, oldest
+    /// first, with at most two `memcpy`s; returns how many (0 when empty).
+    ///
+    /// ```
+    /// use hotq_spsc::RingBuffer;
+    ///
+    /// let (mut tx, mut rx) = RingBuffer::new(4);
+    /// tx.push_slice(&[1, 2, 3]);
+    /// let mut out = [0; 2];
+    /// assert_eq!(rx.pop_slice(&mut out), 2);
+    /// assert_eq!(out, [1, 2]);
+    /// assert_eq!(rx.pop_slice(&mut out), 1);
+    /// assert_eq!(rx.pop_slice(&mut out), 0);
+    /// ```
+    pub fn pop_slice(&mut self, out: &mut [T]) -> usize
+    where
+        T: Copy,
+    {
+        let n = self.ready_items(out.len()).min(out.len());
+        if n == 0 {
+            return 0;
+        }
+        let head = self.cursor.own;
+        let claim = self.ring.claim(head, n);
+        let [(a, a_len), (b, b_len)] = self.ring.runs(head, n);
+        // SAFETY: the `n` slots from `head` on hold published items
+        // (`ready_items`) that only this consumer reads; `out` is the
+        // caller's own initialised buffer, disjoint from the ring, and
+        // `a_len + b_len == n <= out.len()`. `T: Copy`, so copying out
+        // and then freeing the slots drops nothing.
+        unsafe {
+            ptr::copy_nonoverlapping(a, out.as_mut_ptr(), a_len);
+            ptr::copy_nonoverlapping(b, out.as_mut_ptr().add(a_len), b_len);
+        }
+        claim.end();
+        self.advance(n);
+        n
+    }
+
+    /// A chunk of exactly `n` items to read (or modify) in place, or
+    /// [`ChunkError::TooFewSlots`] with the number of items ready.
+    ///
+    /// Items leave the ring only when the chunk is committed or iterated;
+    /// dropping (or forgetting) it leaves them where they are.
+    ///
+    /// ```
+    /// use hotq_spsc::RingBuffer;
+    ///
+    /// let (mut tx, mut rx) = RingBuffer::new(4);
+    /// tx.push_slice(&[1, 2, 3]);
+    /// let chunk = rx.read_chunk(2).unwrap();
+    /// let (first, second) = chunk.as_slices();
+    /// assert_eq!([first, second].concat(), [1, 2]);
+    /// chunk.commit_all();
+    /// assert_eq!(rx.pop(), Ok(3));
+    /// assert!(rx.read_chunk(1).is_err());
+    /// ```
+    pub fn read_chunk(&mut self, n: usize) -> Result<ReadChunk<'_, T>, ChunkError> {
+        let ready = self.ready_items(n);
+        if ready < n {
+            return Err(ChunkError::TooFewSlots(ready));
+        }
+        Ok(ReadChunk::new(self, n))
+    }
+
+    /// The number of items ready now. The producer may add more at any
+    /// moment, never fewer: popping up to this many items will succeed.
+    ///
+    /// ```
+    /// use hotq_spsc::RingBuffer;
+    ///
+    /// let (mut tx, rx) = RingBuffer::new(2);
+    /// assert_eq!(rx.slots(), 0);
+    /// tx.push(()).unwrap();
+    /// assert_eq!(rx.slots(), 1);
+    /// ```
+    pub fn slots(&self) -> usize {
+        self.ready_items(usize::MAX)
+    }
+
+    /// Whether the ring is empty now (the producer may add at any moment).
+    ///
+    /// ```
+    /// use hotq_spsc::RingBuffer;
+    ///
+    /// let (mut tx, mut rx) = RingBuffer::new(1);
+    /// assert!(rx.is_empty());
+    /// tx.push(1).unwrap();
+    /// assert!(!rx.is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.ready_items(1) == 0
+    }
+
+    /// The most items the ring holds at once: exactly what was asked for.
+    ///
+    /// ```
+    /// let (_tx, rx) = hotq_spsc::RingBuffer::<u8>::new(5);
+    /// assert_eq!(rx.capacity(), 5);
+    /// ```
+    pub fn capacity(&self) -> usize {
+        self.ring.capacity()
+    }
+
+    /// Whether the [`Producer`](crate::Producer) has been dropped. Once this
+    /// returns `true`, every item it pushed is visible: pop until empty and
+    /// nothing is left behind.
+    ///
+    /// ```
+    /// use hotq_spsc::RingBuffer;
+    ///
+    /// let (mut tx, mut rx) = RingBuffer::new(2);
+    /// tx.push(1).unwrap();
+    /// assert!(!rx.is_abandoned());
+    /// drop(tx);
+    /// assert!(rx.is_abandoned());
+    /// assert_eq!(rx.pop(), Ok(1));
+    /// ```
+    pub fn is_abandoned(&self) -> bool {
+        self.ring.is_abandoned()
+    }
+
+    /// Items ready, trusting the cached tail when it already shows `wanted`
+    /// of them, and reloading the producer's tail only when it does not.
+    #[inline]
+    pub(crate) fn ready_items(&self, wanted: usize) -> usize {
+        let ready = self.cursor.peer.get().wrapping_sub(self.cursor.own);
+        if ready >= wanted {
+            return ready;
+        }
+        // Acquire pairs with the producer's Release store of tail in
+        // `Producer::advance`: its slot writes happen before our reads.
+        let tail = self.ring.tail.load(Ordering::Acquire);
+        self.cursor.peer.set(tail);
+        tail.wrapping_sub(self.cursor.own)
+    }
+
+    /// Moves the oldest item out and frees its slot.
+    ///
+    /// # Safety
+    ///
+    /// At least one item is ready (`ready_items(1) >= 1` was seen).
+    #[inline]
+    pub(crate) unsafe fn take_front(&mut self) -> T {
+        let head = self.cursor.own;
+        let claim = self.ring.claim(head, 1);
+        // SAFETY: the caller saw the item at `head` published; reading it
+        // out moves it, and `advance` then frees the slot so the ring never
+        // considers it initialised again: it is dropped by the caller only.
+        let value = unsafe { self.ring.slot(head).read() };
+        claim.end();
+        self.advance(1);
+        value
+    }
+
+    /// The free-running index of the oldest item.
+    pub(crate) fn head(&self) -> usize {
+        self.cursor.own
+    }
+
+    pub(crate) fn ring(&self) -> &RingBuffer<T> {
+        &self.ring
+    }
+
+    /// Frees the next `n` slots, whose items the caller has moved out or
+    /// dropped.
+    #[inline]
+    pub(crate) fn advance(&mut self, n: usize) {
+        self.cursor.own = self.cursor.own.wrapping_add(n);
+        // Release pairs with the producer's Acquire load of head in
+        // `Producer::free_slots`: our reads (and drops) of these slots
+        // happen before its next writes into them.
+        self.ring.head.store(self.cursor.own, Ordering::Release);
+    }
+}
+
+impl<T> Drop for Consumer<T> {
+    fn drop(&mut self) {
+        self.ring.abandon();
+    }
+}
+
+impl<T> fmt::Debug for Consumer<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Consumer")
+            .field("capacity", &self.capacity())
+            .field("slots", &self.slots())
+            .finish()
+    }
+}

@@ -1,0 +1,101 @@
+//! A bounded, wait-free single-producer single-consumer ring buffer.
+//!
+//! ```
+//! use hotq_spsc::RingBuffer;
+//!
+//! let (mut producer, mut consumer) = RingBuffer::new(1024);
+//! let reader = std::thread::spawn(move || {
+//!     let mut sum = 0u64;
+//!     let mut received = 0;
+//!     while received < 100_000 {
+//!         match consumer.pop() {
+//!             Ok(v) => {
+//!                 sum += v;
+//!                 received += 1;
+//!             }
+//!             Err(_) => std::thread::yield_now(), // empty: let the producer run
+//!         }
+//!     }
+//!     sum
+//! });
+//! for i in 0..100_000u64 {
+//!     let mut item = i;
+//!     // A full ring gives the value back: retry it (or drop it, or report it).
+//!     while let Err(full) = producer.push(item) {
+//!         item = full.into_inner();
+//!         std::thread::yield_now();
+//!     }
+//! }
+//! assert_eq!(reader.join().unwrap(), (0..100_000u64).sum());
+//! ```
+//!
+//! # Design
+//!
+//! The ring follows Erik Rigtorp's SPSC queue and Juho Snellman's
+//! free-running indices:
+//!
+//! - `head` (next item to read) and `tail` (next slot to write) are `usize`
+//!   counters that only grow, wrapping at `usize::MAX + 1`, and are masked
+//!   only when a slot is addressed. The ring holds `tail - head` items, so
+//!   full is `tail - head == capacity` and no slot is sacrificed to tell
+//!   full from empty. Any capacity from 1 up works and is reported exactly;
+//!   storage is the capacity rounded up to a power of two.
+//! - Each half keeps a private copy of the other half's index and reloads
+//!   the shared atomic only when its copy says full (producer) or empty
+//!   (consumer). In steady state a push or pop touches only its own cache
+//!   lines and the slot.
+//! - The producer publishes with a `Release` store of `tail` that the
+//!   consumer's `Acquire` load pairs with, and the mirror image for `head`.
+//!   Nothing stronger is used, and nothing waits: every operation finishes
+//!   in a bounded number of its own steps (wait-free), whatever the other
+//!   thread does. Waiting for room or for data is the caller's choice.
+//!
+//! # Operations
+//!
+//! | | [`Producer`] | [`Consumer`] |
+//! |---|---|---|
+//! | one item | [`push`](Producer::push) | [`pop`](Consumer::pop), [`peek`](Consumer::peek) |
+//! | copy a slice (`T: Copy`) | [`push_slice`](Producer::push_slice) | [`pop_slice`](Consumer::pop_slice) |
+//! | in place | [`write_chunk_uninit`](Producer::write_chunk_uninit), [`write_chunk`](Producer::write_chunk) | [`read_chunk`](Consumer::read_chunk) |
+//! | state | [`slots`](Producer::slots), [`is_full`](Producer::is_full), [`is_abandoned`](Producer::is_abandoned) | [`slots`](Consumer::slots), [`is_empty`](Consumer::is_empty), [`is_abandoned`](Consumer::is_abandoned) |
+//!
+//! With the `std` feature (on by default), `Producer<u8>` is an
+//! [`std::io::Write`] and `Consumer<u8>` an [`std::io::Read`].
+//!
+//! # Guarantees
+//!
+//! Every item pushed is popped (or dropped with the ring) exactly once, in
+//! order. Dropping the last half drops what is left inside. Chunks may be
+//! forgotten (`mem::forget`): that leaks at worst, and never drops an item
+//! twice or exposes an uninitialised slot. A destructor that panics during
+//! a [`ReadChunk::commit`] cannot cause a double drop either.
+//!
+//! The implementation is model-checked with loom (`loom-tests/` in the
+//! repository) and stress-tested; see the repository's `README.md`.
+#![no_std]
+#![deny(missing_docs)]
+#![deny(unsafe_op_in_unsafe_fn)]
+#![warn(clippy::undocumented_unsafe_blocks)]
+
+extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
+
+mod consumer;
+mod error;
+#[cfg(feature = "std")]
+mod io;
+mod producer;
+mod read_chunk;
+mod ring;
+mod sync;
+mod write_chunk;
+mod write_chunk_uninit;
+
+pub use consumer::Consumer;
+pub use error::{CapacityError, ChunkError, PeekError, PopError, PushError};
+pub use producer::Producer;
+pub use read_chunk::{ReadChunk, ReadChunkIntoIter};
+pub use ring::RingBuffer;
+pub use write_chunk::WriteChunk;
+pub use write_chunk_uninit::WriteChunkUninit;

@@ -1,0 +1,254 @@
+//! The writing half of a ring.
+
+use core::fmt;
+use core::ptr;
+
+use crossbeam_utils::CachePadded;
+
+use crate::ring::Cursor;
+use crate::sync::{Arc, Ordering};
+use crate::{ChunkError, PushError, RingBuffer, WriteChunk, WriteChunkUninit};
+
+/// The writing half of a [`RingBuffer`].
+///
+/// `Send` when `T: Send`, never `Sync`: exactly one thread produces at a time.
+///
+/// ```
+/// use hotq_spsc::RingBuffer;
+///
+/// let (mut tx, mut rx) = RingBuffer::new(8);
+/// tx.push(1).unwrap();
+/// assert_eq!(tx.slots(), 7);
+/// assert_eq!(rx.pop(), Ok(1));
+/// ```
+pub struct Producer<T> {
+    ring: Arc<RingBuffer<T>>,
+    /// `own` is the tail; `peer` a cached copy of the consumer's head.
+    cursor: CachePadded<Cursor>,
+}
+
+// SAFETY: the producer moves `T` values into slots that no other thread
+// touches until the consumer takes them over through the Release/Acquire
+// pair on `tail`; no `&T` is ever shared between threads, so `T: Send` is
+// all that moving the producer to another thread needs.
+unsafe impl<T: Send> Send for Producer<T> {}
+
+impl<T> Producer<T> {
+    pub(crate) fn new(ring: Arc<RingBuffer<T>>, cursor: CachePadded<Cursor>) -> Self {
+        Producer { ring, cursor }
+    }
+
+    /// Appends `value`, or gives it back in [`PushError::Full`] when the
+    /// ring holds `capacity` items.
+    ///
+    /// ```
+    /// use hotq_spsc::{PushError, RingBuffer};
+    ///
+    /// let (mut tx, _rx) = RingBuffer::new(1);
+    /// assert_eq!(tx.push(10), Ok(()));
+    /// assert_eq!(tx.push(11), Err(PushError::Full(11)));
+    /// ```
+    #[inline]
+    pub fn push(&mut self, value: T) -> Result<(), PushError<T>> {
+        if self.free_slots(1) == 0 {
+            return Err(PushError::Full(value));
+        }
+        let tail = self.cursor.own;
+        let claim = self.ring.claim(tail, 1);
+        // SAFETY: `free_slots` saw a free slot, so the slot at `tail` is not
+        // between head and tail: the consumer is done with it and it holds no
+        // item; only this producer writes it until `advance` publishes it.
+        unsafe { self.ring.slot(tail).write(value) };
+        claim.end();
+        self.advance(1);
+        Ok(())
+    }
+
+    /// Copies as many items of `items` as fit, in order, with at most two
+    /// `memcpy`s; returns how many it copied (0 when the ring is full).
+    ///
+    /// ```
+    /// use hotq_spsc::RingBuffer;
+    ///
+    /// let (mut tx, mut rx) = RingBuffer::new(3);
+    /// assert_eq!(tx.push_slice(&[1, 2, 3, 4]), 3);
+    /// assert_eq!(tx.push_slice(&[4]), 0);
+    /// let mut out = [0; 4];
+    /// assert_eq!(rx.pop_slice(&mut out), 3);
+    /// assert_eq!(out, [1, 2, 3, 0]);
+    /// ```
+    pub fn push_slice(&mut self, items: &[T]) -> usize
+    where
+        T: Copy,
+    {
+        let n = self.free_slots(items.len()).min(items.len());
+        if n == 0 {
+            return 0;
+        }
+        let tail = self.cursor.own;
+        let claim = self.ring.claim(tail, n);
+        let [(a, a_len), (b, b_len)] = self.ring.runs(tail, n);
+        // SAFETY: the `n` slots from `tail` on are free (`free_slots`) and
+        // ours until published; the runs are disjoint from `items` (which
+        // the caller borrows) and `a_len + b_len == n <= items.len()`.
+        unsafe {
+            ptr::copy_nonoverlapping(items.as_ptr(), a, a_len);
+            ptr::copy_nonoverlapping(items.as_ptr().add(a_len), b, b_len);
+        }
+        claim.end();
+        self.advance(n);
+        n
+    }
+
+    /// A chunk of exactly `n` uninitialised slots to write in place, or
+    /// [`ChunkError::TooFewSlots`] with the number of free slots.
+    ///
+    /// Nothing is visible to the consumer until the chunk is committed;
+    /// dropping it (or forgetting it) commits nothing.
+    ///
+    /// ```
+    /// use hotq_spsc::RingBuffer;
+    ///
+    /// let (mut tx, mut rx) = RingBuffer::new(4);
+    /// let chunk = tx.write_chunk_uninit(3).unwrap();
+    /// assert_eq!(chunk.fill_from_iter([1, 2, 3]), 3);
+    /// assert_eq!(rx.slots(), 3);
+    /// assert!(tx.write_chunk_uninit(2).is_err());
+    /// ```
+    pub fn write_chunk_uninit(&mut self, n: usize) -> Result<WriteChunkUninit<'_, T>, ChunkError> {
+        let free = self.free_slots(n);
+        if free < n {
+            return Err(ChunkError::TooFewSlots(free));
+        }
+        Ok(WriteChunkUninit::new(self, n))
+    }
+
+    /// A chunk of exactly `n` slots, each set to `T::default()`, to
+    /// overwrite in place; or [`ChunkError::TooFewSlots`] with the number
+    /// of free slots. Uncommitted slots are dropped with the chunk.
+    ///
+    /// ```
+    /// use hotq_spsc::RingBuffer;
+    ///
+    /// let (mut tx, mut rx) = RingBuffer::<u32>::new(4);
+    /// let mut chunk = tx.write_chunk(2).unwrap();
+    /// let (first, second) = chunk.as_mut_slices();
+    /// assert_eq!(first.len() + second.len(), 2);
+    /// first[0] = 42;
+    /// chunk.commit(1);
+    /// assert_eq!(rx.pop(), Ok(42));
+    /// assert!(rx.pop().is_err());
+    /// ```
+    pub fn write_chunk(&mut self, n: usize) -> Result<WriteChunk<'_, T>, ChunkError>
+    where
+        T: Default,
+    {
+        self.write_chunk_uninit(n).map(WriteChunk::new)
+    }
+
+    /// The number of free slots now. The consumer may free more at any
+    /// moment, never fewer: a push of up to this many items will succeed.
+    ///
+    /// ```
+    /// use hotq_spsc::RingBuffer;
+    ///
+    /// let (mut tx, _rx) = RingBuffer::new(2);
+    /// assert_eq!(tx.slots(), 2);
+    /// tx.push(()).unwrap();
+    /// assert_eq!(tx.slots(), 1);
+    /// ```
+    pub fn slots(&self) -> usize {
+        self.free_slots(usize::MAX)
+    }
+
+    /// Whether the ring is full now (the consumer may make room at any moment).
+    ///
+    /// ```
+    /// use hotq_spsc::RingBuffer;
+    ///
+    /// let (mut tx, mut rx) = RingBuffer::new(1);
+    /// assert!(!tx.is_full());
+    /// tx.push(1).unwrap();
+    /// assert!(tx.is_full());
+    /// rx.pop().unwrap();
+    /// assert!(!tx.is_full());
+    /// ```
+    pub fn is_full(&self) -> bool {
+        self.free_slots(1) == 0
+    }
+
+    /// The most items the ring holds at once: exactly what was asked for.
+    ///
+    /// ```
+    /// let (tx, _rx) = hotq_spsc::RingBuffer::<u8>::new(5);
+    /// assert_eq!(tx.capacity(), 5);
+    /// ```
+    pub fn capacity(&self) -> usize {
+        self.ring.capacity()
+    }
+
+    /// Whether the [`Consumer`](crate::Consumer) has been dropped: nothing
+    /// pushed from now on will ever be read.
+    ///
+    /// ```
+    /// use hotq_spsc::RingBuffer;
+    ///
+    /// let (tx, rx) = RingBuffer::<u8>::new(1);
+    /// assert!(!tx.is_abandoned());
+    /// drop(rx);
+    /// assert!(tx.is_abandoned());
+    /// ```
+    pub fn is_abandoned(&self) -> bool {
+        self.ring.is_abandoned()
+    }
+
+    /// Free slots, trusting the cached head when it already shows `wanted`
+    /// of them, and reloading the consumer's head only when it does not.
+    #[inline]
+    pub(crate) fn free_slots(&self, wanted: usize) -> usize {
+        let capacity = self.ring.capacity();
+        let free = capacity - self.cursor.own.wrapping_sub(self.cursor.peer.get());
+        if free >= wanted {
+            return free;
+        }
+        // Acquire pairs with the consumer's Release store of head in
+        // `Consumer::advance`: its reads of the slots it freed happen before
+        // our writes into them.
+        let head = self.ring.head.load(Ordering::Acquire);
+        self.cursor.peer.set(head);
+        capacity - self.cursor.own.wrapping_sub(head)
+    }
+
+    /// The free-running index of the next slot to write.
+    pub(crate) fn tail(&self) -> usize {
+        self.cursor.own
+    }
+
+    pub(crate) fn ring(&self) -> &RingBuffer<T> {
+        &self.ring
+    }
+
+    /// Publishes the next `n` slots, which the caller has written.
+    #[inline]
+    pub(crate) fn advance(&mut self, n: usize) {
+        self.cursor.own = self.cursor.own.wrapping_add(n);
+        // Release pairs with the consumer's Acquire load of tail in
+        // `Consumer::ready_items`: our slot writes happen before its reads.
+        self.ring.tail.store(self.cursor.own, Ordering::Release);
+    }
+}
+
+impl<T> Drop for Producer<T> {
+    fn drop(&mut self) {
+        self.ring.abandon();
+    }
+}
+
+impl<T> fmt::Debug for Producer<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Producer")
+            .field("capacity", &self.capacity())
+            .field("slots", &self.slots())
+            .finish()
+    }
+}

@@ -1,0 +1,246 @@
+//! A run of ready items the consumer reads in place before releasing.
+
+use core::iter::FusedIterator;
+use core::slice;
+
+use crate::Consumer;
+use crate::ring::drop_runs;
+use crate::sync::Claim;
+
+/// `n` ready items, from [`Consumer::read_chunk`].
+///
+/// Read (or modify) them in place through [`as_slices`](Self::as_slices)
+/// and [`as_mut_slices`](Self::as_mut_slices); [`commit`](Self::commit)
+/// drops and releases them, or iterate the chunk to move them out one by
+/// one. Dropping or forgetting the chunk leaves every item in the ring.
+///
+/// ```
+/// let (mut tx, mut rx) = hotq_spsc::RingBuffer::new(4);
+/// tx.push_slice(&[1, 2, 3]);
+/// let moved: Vec<i32> = rx.read_chunk(2).unwrap().into_iter().collect();
+/// assert_eq!(moved, [1, 2]);
+/// assert_eq!(rx.pop(), Ok(3));
+/// ```
+pub struct ReadChunk<'a, T> {
+    consumer: &'a mut Consumer<T>,
+    /// Items from the consumer's head on that belong to the chunk.
+    len: usize,
+    /// Loom's record of our access to the chunk's slots; dropped before
+    /// any of them is released.
+    claim: Option<Claim>,
+}
+
+impl<'a, T> ReadChunk<'a, T> {
+    /// The caller has seen `n` items ready.
+    pub(crate) fn new(consumer: &'a mut Consumer<T>, n: usize) -> Self {
+        let claim = consumer.ring().claim(consumer.head(), n);
+        ReadChunk {
+            consumer,
+            len: n,
+            claim: Some(claim),
+        }
+    }
+
+    fn runs(&self) -> [(*mut T, usize); 2] {
+        self.consumer.ring().runs(self.consumer.head(), self.len)
+    }
+
+    /// The chunk's items, oldest first, as two slices (the second is empty
+    /// unless the chunk wraps around the end of the storage).
+    ///
+    /// ```
+    /// let (mut tx, mut rx) = hotq_spsc::RingBuffer::new(4);
+    /// tx.push_slice(&[1, 2]);
+    /// let chunk = rx.read_chunk(2).unwrap();
+    /// assert_eq!(chunk.as_slices(), (&[1, 2][..], &[][..]));
+    /// ```
+    pub fn as_slices(&self) -> (&[T], &[T]) {
+        let [(a, a_len), (b, b_len)] = self.runs();
+        // SAFETY: the runs hold the chunk's `len` published items; the
+        // producer does not touch them until they are released, which needs
+        // this chunk by value.
+        unsafe {
+            (
+                slice::from_raw_parts(a, a_len),
+                slice::from_raw_parts(b, b_len),
+            )
+        }
+    }
+
+    /// The chunk's items, oldest first, as two mutable slices.
+    ///
+    /// ```
+    /// let (mut tx, mut rx) = hotq_spsc::RingBuffer::new(4);
+    /// tx.push_slice(&[1, 2]);
+    /// let mut chunk = rx.read_chunk(1).unwrap();
+    /// chunk.as_mut_slices().0[0] = 10;
+    /// drop(chunk); // not committed: the item stays, modified
+    /// assert_eq!(rx.pop(), Ok(10));
+    /// ```
+    pub fn as_mut_slices(&mut self) -> (&mut [T], &mut [T]) {
+        let [(a, a_len), (b, b_len)] = self.runs();
+        // SAFETY: as in `as_slices`, and the `&mut self` borrow makes the
+        // access exclusive on the consumer's side too.
+        unsafe {
+            (
+                slice::from_raw_parts_mut(a, a_len),
+                slice::from_raw_parts_mut(b, b_len),
+            )
+        }
+    }
+
+    /// Drops the first `k` items and frees their slots.
+    ///
+    /// If an item's destructor panics, the other `k - 1` are still dropped
+    /// and all `k` slots are still freed before the panic resumes, so no
+    /// item is ever dropped twice.
+    ///
+    /// # Panics
+    ///
+    /// If `k` exceeds the chunk's length.
+    ///
+    /// ```
+    /// let (mut tx, mut rx) = hotq_spsc::RingBuffer::new(4);
+    /// tx.push_slice(&[1, 2, 3]);
+    /// rx.read_chunk(3).unwrap().commit(2);
+    /// assert_eq!(rx.pop(), Ok(3));
+    /// ```
+    pub fn commit(self, k: usize) {
+        /// Frees the dropped slots, on return or on unwind.
+        struct Release<'a, T> {
+            chunk: ReadChunk<'a, T>,
+            k: usize,
+        }
+        impl<T> Drop for Release<'_, T> {
+            fn drop(&mut self) {
+                if let Some(claim) = self.chunk.claim.take() {
+                    claim.end();
+                }
+                self.chunk.consumer.advance(self.k);
+            }
+        }
+
+        assert!(
+            k <= self.len,
+            "cannot commit {k} items of a read chunk of {}",
+            self.len
+        );
+        let runs = self.consumer.ring().runs(self.consumer.head(), k);
+        let release = Release { chunk: self, k };
+        // SAFETY: the first `k` items of the chunk are published and ours;
+        // `release` frees their slots whether this returns or unwinds, so
+        // the ring never sees them as items again.
+        unsafe { drop_runs(runs) };
+        drop(release);
+    }
+
+    /// Drops every item of the chunk and frees their slots.
+    ///
+    /// ```
+    /// let (mut tx, mut rx) = hotq_spsc::RingBuffer::new(4);
+    /// tx.push_slice(&[1, 2]);
+    /// rx.read_chunk(2).unwrap().commit_all();
+    /// assert!(rx.is_empty());
+    /// ```
+    pub fn commit_all(self) {
+        let len = self.len;
+        self.commit(len);
+    }
+
+    /// The number of items in the chunk.
+    ///
+    /// ```
+    /// let (mut tx, mut rx) = hotq_spsc::RingBuffer::new(4);
+    /// tx.push_slice(&[1, 2]);
+    /// assert_eq!(rx.read_chunk(2).unwrap().len(), 2);
+    /// ```
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the chunk has no items (it was asked for 0).
+    ///
+    /// ```
+    /// let (_tx, mut rx) = hotq_spsc::RingBuffer::<u8>::new(4);
+    /// assert!(rx.read_chunk(0).unwrap().is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+impl<'a, T> IntoIterator for ReadChunk<'a, T> {
+    type Item = T;
+    type IntoIter = ReadChunkIntoIter<'a, T>;
+
+    /// Moves the items out one by one, each freed as it is yielded;
+    /// dropping the iterator early leaves the rest in the ring.
+    fn into_iter(mut self) -> ReadChunkIntoIter<'a, T> {
+        // Each item is claimed anew as it is taken.
+        if let Some(claim) = self.claim.take() {
+            claim.end();
+        }
+        ReadChunkIntoIter {
+            consumer: self.consumer,
+            remaining: self.len,
+        }
+    }
+}
+
+/// Moves a [`ReadChunk`]'s items out, oldest first.
+///
+/// Each item's slot is freed as the item is yielded, so forgetting the
+/// iterator can neither drop an item twice nor lose one: what was not
+/// yielded stays in the ring.
+///
+/// ```
+/// let (mut tx, mut rx) = hotq_spsc::RingBuffer::new(4);
+/// tx.push_slice(&[1, 2, 3]);
+/// let mut items = rx.read_chunk(3).unwrap().into_iter();
+/// assert_eq!(items.next(), Some(1));
+/// std::mem::forget(items);
+/// assert_eq!(rx.pop(), Ok(2));
+/// ```
+pub struct ReadChunkIntoIter<'a, T> {
+    consumer: &'a mut Consumer<T>,
+    remaining: usize,
+}
+
+impl<T> Iterator for ReadChunkIntoIter<'_, T> {
+    type Item = T;
+
+    #[inline]
+    fn next(&mut self) -> Option<T> {
+        if self.remaining == 0 {
+            return None;
+        }
+        self.remaining -= 1;
+        // SAFETY: the chunk was created over ready items, and this iterator
+        // is the only taker of them: `remaining` of them are still there.
+        Some(unsafe { self.consumer.take_front() })
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.remaining, Some(self.remaining))
+    }
+}
+
+impl<T> ExactSizeIterator for ReadChunkIntoIter<'_, T> {}
+
+impl<T> FusedIterator for ReadChunkIntoIter<'_, T> {}
+
+impl<T> core::fmt::Debug for ReadChunk<'_, T> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("ReadChunk")
+            .field("len", &self.len())
+            .finish()
+    }
+}
+
+impl<T> core::fmt::Debug for ReadChunkIntoIter<'_, T> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("ReadChunkIntoIter")
+            .field("remaining", &self.remaining)
+            .finish()
+    }
+}

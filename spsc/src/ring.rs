@@ -1,0 +1,279 @@
+//! The shared state of one ring and its construction.
+//!
+//! # Layout
+//!
+//! `head` and `tail` are free-running `usize` counters: they only ever grow
+//! (wrapping at `usize::MAX + 1`) and are masked only when a slot is
+//! addressed. `tail - head` (wrapping) is the number of items in the ring, so
+//! empty is `tail == head`, full is `tail - head == capacity`, and no slot is
+//! wasted to tell the two apart. The slot storage is the capacity rounded up
+//! to a power of two, so masking stays correct across the counters' wrap
+//! (`usize::MAX + 1` is a multiple of every power of two); the extra slots of
+//! a non-power-of-two capacity are simply never all in use at once.
+//!
+//! The consumer alone writes `head`, the producer alone writes `tail`; each
+//! lives on its own cache line so that one side's store does not evict the
+//! line the other side is spinning on.
+
+use alloc::boxed::Box;
+use alloc::vec::Vec;
+use core::cell::Cell;
+use core::mem::{MaybeUninit, size_of};
+use core::ptr;
+
+use crossbeam_utils::CachePadded;
+
+use crate::sync::{Arc, AtomicBool, AtomicUsize, Claim, Ordering, SlotAccess, UnsafeCell};
+use crate::{CapacityError, Consumer, Producer};
+
+/// A bounded single-producer single-consumer ring buffer.
+///
+/// It is never held directly: [`RingBuffer::new`] gives its two halves, a
+/// [`Producer`] and a [`Consumer`], which share it and may move to different
+/// threads. The ring is freed, with every item still inside dropped exactly
+/// once, when both halves are gone.
+///
+/// ```
+/// use hotq_spsc::RingBuffer;
+///
+/// let (mut tx, mut rx) = RingBuffer::new(2);
+/// let t = std::thread::spawn(move || {
+///     for i in 0..10 {
+///         while tx.push(i).is_err() {
+///             std::thread::yield_now();
+///         }
+///     }
+/// });
+/// let mut got = Vec::new();
+/// while got.len() < 10 {
+///     match rx.pop() {
+///         Ok(v) => got.push(v),
+///         Err(_) => std::thread::yield_now(),
+///     }
+/// }
+/// t.join().unwrap();
+/// assert_eq!(got, (0..10).collect::<Vec<_>>());
+/// ```
+pub struct RingBuffer<T> {
+    /// Free-running index of the next item to read. Written only by the
+    /// consumer, with `Release`, after it has finished with the slots below.
+    pub(crate) head: CachePadded<AtomicUsize>,
+    /// Free-running index of the next slot to write. Written only by the
+    /// producer, with `Release`, after it has written the slots below.
+    pub(crate) tail: CachePadded<AtomicUsize>,
+    /// Set by whichever half is dropped first (and again by the second).
+    abandoned: AtomicBool,
+    /// What the caller asked for: the most items the ring holds at once.
+    capacity: usize,
+    /// `slots.len() - 1`; `slots.len()` is a power of two.
+    mask: usize,
+    /// Slot `i & mask` holds item `i` while `head <= i < tail`; the others
+    /// are uninitialised.
+    slots: Box<[UnsafeCell<MaybeUninit<T>>]>,
+    /// Loom's view of slot accesses (zero-sized outside loom).
+    access: SlotAccess,
+}
+
+/// One half's private position: its own index and a cached copy of the
+/// other half's. On its own cache line, so that the two halves' positions
+/// never share one, wherever the caller keeps the halves.
+pub(crate) struct Cursor {
+    /// This half's own index (tail for the producer, head for the consumer).
+    /// This half is its only writer, so the copy here is always exact and
+    /// the hot path never loads it from the shared atomic.
+    pub(crate) own: usize,
+    /// The other half's index, as last loaded. It may be stale, but only
+    /// behind: the other index only grows, so the space (or items) it
+    /// implies is a lower bound that is always safe to use. It is refreshed
+    /// only when it says there is not enough.
+    pub(crate) peer: Cell<usize>,
+}
+
+impl<T> RingBuffer<T> {
+    /// Creates a ring holding at most `capacity` items and returns its two
+    /// halves.
+    ///
+    /// # Panics
+    ///
+    /// On a capacity that [`try_new`](Self::try_new) rejects, with the
+    /// [`CapacityError`]'s message.
+    ///
+    /// ```
+    /// use hotq_spsc::RingBuffer;
+    ///
+    /// let (tx, rx) = RingBuffer::<u64>::new(1000);
+    /// assert_eq!(tx.capacity(), 1000);
+    /// assert_eq!(rx.capacity(), 1000);
+    /// ```
+    ///
+    /// ```should_panic
+    /// # use hotq_spsc::RingBuffer;
+    /// let _ = RingBuffer::<u64>::new(0); // panics: capacity must be at least 1
+    /// ```
+    #[allow(clippy::new_ret_no_self)]
+    pub fn new(capacity: usize) -> (Producer<T>, Consumer<T>) {
+        match Self::try_new(capacity) {
+            Ok(halves) => halves,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// Creates a ring holding at most `capacity` items, or says why it
+    /// cannot: [`CapacityError::Zero`] for 0, [`CapacityError::TooLarge`]
+    /// when the storage (the capacity rounded up to a power of two) cannot
+    /// be indexed or allocated. For zero-sized `T` nothing is allocated and
+    /// any capacity up to `2^(usize::BITS - 1)` works.
+    ///
+    /// ```
+    /// use hotq_spsc::{CapacityError, RingBuffer};
+    ///
+    /// let (tx, _rx) = RingBuffer::<u32>::try_new(3)?;
+    /// assert_eq!(tx.capacity(), 3);
+    /// assert_eq!(RingBuffer::<u32>::try_new(0).unwrap_err(), CapacityError::Zero);
+    /// assert_eq!(RingBuffer::<u32>::try_new(1 << 62).unwrap_err(), CapacityError::TooLarge);
+    /// # Ok::<(), CapacityError>(())
+    /// ```
+    #[allow(clippy::new_ret_no_self)]
+    pub fn try_new(capacity: usize) -> Result<(Producer<T>, Consumer<T>), CapacityError> {
+        Self::with_initial_index(capacity, 0)
+    }
+
+    /// As [`try_new`](Self::try_new), with both free-running indices
+    /// starting at `index` instead of 0: lets tests cross the `usize` wrap
+    /// without pushing 2^64 items. Not part of the stable API.
+    #[doc(hidden)]
+    #[allow(clippy::new_ret_no_self)]
+    pub fn with_initial_index(
+        capacity: usize,
+        index: usize,
+    ) -> Result<(Producer<T>, Consumer<T>), CapacityError> {
+        if capacity == 0 {
+            return Err(CapacityError::Zero);
+        }
+        let len = capacity
+            .checked_next_power_of_two()
+            .ok_or(CapacityError::TooLarge)?;
+        let bytes = len
+            .checked_mul(size_of::<T>())
+            .ok_or(CapacityError::TooLarge)?;
+        if bytes > isize::MAX as usize {
+            return Err(CapacityError::TooLarge);
+        }
+        let mut slots = Vec::new();
+        slots
+            .try_reserve_exact(len)
+            .map_err(|_| CapacityError::TooLarge)?;
+        // SAFETY: the capacity was reserved just above, and a slot is an
+        // `UnsafeCell<MaybeUninit<T>>`, which is valid uninitialised
+        // (`UnsafeCell` is `repr(transparent)`); no slot is read before the
+        // producer writes it.
+        unsafe { slots.set_len(len) };
+        let ring = Arc::new(RingBuffer {
+            head: CachePadded::new(AtomicUsize::new(index)),
+            tail: CachePadded::new(AtomicUsize::new(index)),
+            abandoned: AtomicBool::new(false),
+            capacity,
+            mask: len - 1,
+            slots: slots.into_boxed_slice(),
+            access: SlotAccess::new(len),
+        });
+        let producer = Producer::new(Arc::clone(&ring), Cursor::at(index));
+        let consumer = Consumer::new(ring, Cursor::at(index));
+        Ok((producer, consumer))
+    }
+
+    /// The most items the ring holds at once: exactly what was asked for.
+    pub(crate) fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    /// Pointer to the slot of free-running index `index`.
+    #[inline]
+    pub(crate) fn slot(&self, index: usize) -> *mut T {
+        // SAFETY: `index & mask < slots.len()`, so the offset stays inside
+        // the allocation the slice pointer has provenance over.
+        let cell = unsafe { self.slots.as_ptr().add(index & self.mask) };
+        UnsafeCell::raw_get(cell).cast::<T>()
+    }
+
+    /// The `len` slots from free-running index `first` on, as at most two
+    /// contiguous runs (the second one wraps to the start of the storage).
+    /// `len` must not exceed the capacity.
+    #[inline]
+    pub(crate) fn runs(&self, first: usize, len: usize) -> [(*mut T, usize); 2] {
+        let start = first & self.mask;
+        let first_len = len.min(self.slots.len() - start);
+        [
+            (self.slot(first), first_len),
+            (self.slot(0), len - first_len),
+        ]
+    }
+
+    /// Claims slots for loom's access tracking (no-op outside loom).
+    #[inline(always)]
+    pub(crate) fn claim(&self, first: usize, len: usize) -> Claim {
+        self.access.claim(first, len)
+    }
+
+    /// Records that one half is gone. `Release` pairs with the `Acquire`
+    /// load in [`is_abandoned`](Self::is_abandoned): whoever sees the flag
+    /// also sees every index the departed half published before leaving.
+    pub(crate) fn abandon(&self) {
+        self.abandoned.store(true, Ordering::Release);
+    }
+
+    /// Whether a half has been dropped. `Acquire` pairs with the `Release`
+    /// store in [`abandon`](Self::abandon).
+    pub(crate) fn is_abandoned(&self) -> bool {
+        self.abandoned.load(Ordering::Acquire)
+    }
+}
+
+impl Cursor {
+    fn at(index: usize) -> CachePadded<Cursor> {
+        CachePadded::new(Cursor {
+            own: index,
+            peer: Cell::new(index),
+        })
+    }
+}
+
+impl<T> Drop for RingBuffer<T> {
+    fn drop(&mut self) {
+        // Both halves are gone, and `Arc`'s last drop synchronises with both,
+        // so `Relaxed` loads see their final indices.
+        let head = self.head.load(Ordering::Relaxed);
+        let tail = self.tail.load(Ordering::Relaxed);
+        let len = tail.wrapping_sub(head);
+        let _claim = self.claim(head, len);
+        // SAFETY: the items `head..tail` are initialised and nothing else
+        // can reach them any more; each is dropped here, once.
+        unsafe { drop_runs(self.runs(head, len)) };
+    }
+}
+
+/// Drops in place the items of (at most) two runs of slots. If a
+/// destructor panics, the rest are still dropped (the panic resumes after),
+/// so no item is leaked or dropped twice on the caller's account.
+///
+/// # Safety
+///
+/// Every slot of both runs holds an initialised item that the caller owns
+/// and will consider gone after this call, whether it returns or unwinds.
+pub(crate) unsafe fn drop_runs<T>(runs: [(*mut T, usize); 2]) {
+    struct DropRest<T>((*mut T, usize));
+    impl<T> Drop for DropRest<T> {
+        fn drop(&mut self) {
+            let (first, len) = self.0;
+            // SAFETY: the caller of `drop_runs` promised these items.
+            unsafe { ptr::drop_in_place(ptr::slice_from_raw_parts_mut(first, len)) };
+        }
+    }
+    // The guard drops the second run even if a destructor of the first one
+    // panics (a slice's own drop glue already finishes its own run).
+    let rest = DropRest(runs[1]);
+    let (first, len) = runs[0];
+    // SAFETY: as for `DropRest`.
+    unsafe { ptr::drop_in_place(ptr::slice_from_raw_parts_mut(first, len)) };
+    drop(rest);
+}
