@@ -47,7 +47,9 @@ fn chunks(capacity: usize) {
         let mut next = 0;
         while next < ITEMS {
             let want = (ITEMS - next).min(MAX_CHUNK) as usize;
-            let n = wait_for("free slots", || Some(tx.slots().min(want)).filter(|&n| n > 0));
+            let n = wait_for("free slots", || {
+                Some(tx.slots().min(want)).filter(|&n| n > 0)
+            });
             let chunk = tx.write_chunk_uninit(n).unwrap();
             assert_eq!(chunk.fill_from_iter(next..), n);
             next += n as u64;

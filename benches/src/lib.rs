@@ -1,0 +1,1 @@
+//! Benchmarks of the hotq queues; the benchmarks themselves are in `benches/`.

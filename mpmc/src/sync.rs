@@ -1,0 +1,132 @@
+//! The one place that decides between `loom` and `core`.
+//!
+//! Everything the algorithm shares between threads comes from here, so the
+//! source that `cargo test` runs is the source that loom model-checks
+//! (`RUSTFLAGS="--cfg loom"`), and no `cfg` appears anywhere else.
+
+pub(crate) use core::sync::atomic::Ordering;
+
+#[cfg(not(loom))]
+pub(crate) use core::sync::atomic::{AtomicUsize, fence};
+#[cfg(not(loom))]
+pub(crate) use std_cell::UnsafeCell;
+
+#[cfg(loom)]
+pub(crate) use loom::cell::UnsafeCell;
+#[cfg(loom)]
+pub(crate) use loom::sync::atomic::{AtomicUsize, fence};
+
+pub(crate) use backoff::Backoff;
+pub(crate) use seams::seam;
+
+/// `core`'s `UnsafeCell` behind loom's closure-based API, so that every
+/// slot access reads the same in both builds and loom sees each one.
+#[cfg(not(loom))]
+mod std_cell {
+    #[derive(Debug)]
+    pub(crate) struct UnsafeCell<T>(core::cell::UnsafeCell<T>);
+
+    impl<T> UnsafeCell<T> {
+        pub(crate) const fn new(value: T) -> Self {
+            UnsafeCell(core::cell::UnsafeCell::new(value))
+        }
+
+        #[inline(always)]
+        pub(crate) fn with_mut<R>(&self, f: impl FnOnce(*mut T) -> R) -> R {
+            f(self.0.get())
+        }
+    }
+}
+
+/// Exponential backoff: spin while a peer is about to finish, then yield
+/// the core so that a peer preempted mid-operation (on a machine with fewer
+/// cores than threads) gets to run.
+#[cfg(not(loom))]
+mod backoff {
+    pub(crate) struct Backoff(crossbeam_utils::Backoff);
+
+    impl Backoff {
+        #[inline]
+        pub(crate) fn new() -> Self {
+            Backoff(crossbeam_utils::Backoff::new())
+        }
+
+        /// After losing a race (a failed CAS): a short spin.
+        #[inline]
+        pub(crate) fn spin(&self) {
+            self.0.spin();
+        }
+
+        /// While waiting for another thread to finish its step: spin, then
+        /// yield (with the `std` feature).
+        #[inline]
+        pub(crate) fn snooze(&self) {
+            self.0.snooze();
+        }
+    }
+}
+
+/// Under loom every wait is a yield, so loom explores the other threads
+/// instead of the spin.
+#[cfg(loom)]
+mod backoff {
+    pub(crate) struct Backoff;
+
+    impl Backoff {
+        pub(crate) fn new() -> Self {
+            Backoff
+        }
+
+        pub(crate) fn spin(&self) {
+            loom::thread::yield_now();
+        }
+
+        pub(crate) fn snooze(&self) {
+            loom::thread::yield_now();
+        }
+    }
+}
+
+/// Test seams: points in the algorithm where this crate's unit tests can
+/// stop a thread to force an interleaving. Outside those tests, `seam` is
+/// an empty inline function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Seam {
+    /// A producer has claimed a slot and not yet written it.
+    AfterClaim,
+    /// A consumer found its slot claimed but unpublished, and waits.
+    AwaitingPublish,
+}
+
+#[cfg(not(test))]
+mod seams {
+    #[inline(always)]
+    pub(crate) fn seam(_at: super::Seam) {}
+}
+
+#[cfg(test)]
+pub(crate) mod seams {
+    use super::Seam;
+    use std::boxed::Box;
+    use std::cell::RefCell;
+
+    type Hook = Box<dyn FnMut(Seam)>;
+
+    std::thread_local! {
+        static HOOK: RefCell<Option<Hook>> = RefCell::new(None);
+    }
+
+    /// Runs this thread's hook, if one is set.
+    pub(crate) fn seam(at: Seam) {
+        HOOK.with(|hook| {
+            if let Some(hook) = hook.borrow_mut().as_mut() {
+                hook(at);
+            }
+        });
+    }
+
+    /// Sets the hook this thread runs at every seam it passes.
+    pub(crate) fn set_hook(hook: impl FnMut(Seam) + 'static) {
+        HOOK.with(|h| *h.borrow_mut() = Some(Box::new(hook)));
+    }
+}
