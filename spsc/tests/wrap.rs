@@ -1,0 +1,221 @@
+//! The free-running indices wrap at `usize::MAX + 1`: rings whose indices
+//! start just before that (`with_initial_index`) stay FIFO, count their
+//! slots right, lay chunks out right, and drop what is left, for small
+//! capacities, powers of two and not.
+
+mod common;
+
+use std::collections::VecDeque;
+
+use common::DropCounter;
+use hotq_spsc::{ChunkError, Consumer, PopError, Producer, PushError, RingBuffer};
+
+const CAPACITIES: [usize; 6] = [1, 2, 3, 4, 5, 8];
+
+/// Calls `check(capacity, start)` for every capacity and every start from
+/// `usize::MAX` back to a few storage lengths before it, so each half
+/// crosses the wrap at every slot and at every phase of the test.
+fn for_each_start(mut check: impl FnMut(usize, usize)) {
+    for capacity in CAPACITIES {
+        for before_wrap in 0..=2 * capacity.next_power_of_two() + 1 {
+            check(capacity, usize::MAX - before_wrap);
+        }
+    }
+}
+
+fn ring(capacity: usize, start: usize) -> (Producer<u64>, Consumer<u64>) {
+    RingBuffer::with_initial_index(capacity, start).unwrap()
+}
+
+/// Asserts both halves' view of how many items the ring holds.
+fn assert_len(tx: &Producer<u64>, rx: &Consumer<u64>, len: usize, ctx: &str) {
+    let capacity = tx.capacity();
+    assert_eq!(tx.slots(), capacity - len, "{ctx}: producer's slots");
+    assert_eq!(rx.slots(), len, "{ctx}: consumer's slots");
+    assert_eq!(tx.is_full(), len == capacity, "{ctx}: is_full");
+    assert_eq!(rx.is_empty(), len == 0, "{ctx}: is_empty");
+}
+
+#[test]
+fn push_and_pop_stay_fifo_across_the_index_wrap() {
+    for_each_start(|capacity, start| {
+        let (mut tx, mut rx) = ring(capacity, start);
+        let (mut next_in, mut next_out) = (0u64, 0u64);
+        for round in 0..4 * capacity + 8 {
+            let ctx = format!("capacity {capacity}, start {start:#x}, round {round}");
+            // Fill up, one push at a time, until the ring refuses.
+            loop {
+                let len = (next_in - next_out) as usize;
+                assert_len(&tx, &rx, len, &ctx);
+                match tx.push(next_in) {
+                    Ok(()) => {
+                        assert!(len < capacity, "{ctx}: pushed into a full ring");
+                        next_in += 1;
+                    }
+                    Err(e) => {
+                        assert_eq!(len, capacity, "{ctx}: refused with room");
+                        assert_eq!(e, PushError::Full(next_in), "{ctx}");
+                        break;
+                    }
+                }
+            }
+            // Then take some (a varying number, so the phase moves).
+            for _ in 0..=round % capacity {
+                assert_eq!(rx.peek(), Ok(&next_out), "{ctx}");
+                assert_eq!(rx.pop(), Ok(next_out), "{ctx}");
+                next_out += 1;
+            }
+        }
+        while next_out < next_in {
+            assert_eq!(rx.pop(), Ok(next_out));
+            next_out += 1;
+        }
+        assert_eq!(rx.pop(), Err(PopError::Empty));
+        assert_len(&tx, &rx, 0, "drained");
+    });
+}
+
+#[test]
+fn push_slice_and_pop_slice_stay_fifo_across_the_index_wrap() {
+    for_each_start(|capacity, start| {
+        let (mut tx, mut rx) = ring(capacity, start);
+        let mut model = VecDeque::new();
+        let mut next = 0u64;
+        for round in 0..6 * capacity + 8 {
+            let ctx = format!("capacity {capacity}, start {start:#x}, round {round}");
+            let want = round % (capacity + 2);
+            let items: Vec<u64> = (next..next + want as u64).collect();
+            let pushed = tx.push_slice(&items);
+            assert_eq!(pushed, want.min(capacity - model.len()), "{ctx}: pushed");
+            model.extend(&items[..pushed]);
+            next += pushed as u64;
+            assert_len(&tx, &rx, model.len(), &ctx);
+
+            let mut out = vec![u64::MAX; (round * 7 + 3) % (capacity + 2)];
+            let popped = rx.pop_slice(&mut out);
+            assert_eq!(popped, out.len().min(model.len()), "{ctx}: popped");
+            let expected: Vec<u64> = model.drain(..popped).collect();
+            assert_eq!(out[..popped], expected[..], "{ctx}: order");
+            assert!(
+                out[popped..].iter().all(|&v| v == u64::MAX),
+                "{ctx}: overrun"
+            );
+            assert_len(&tx, &rx, model.len(), &ctx);
+        }
+    });
+}
+
+#[test]
+fn chunks_stay_fifo_and_split_at_the_storage_end_across_the_index_wrap() {
+    for_each_start(|capacity, start| {
+        let storage = capacity.next_power_of_two();
+        let (mut tx, mut rx) = ring(capacity, start);
+        let (mut next_in, mut next_out) = (0u64, 0u64);
+        for round in 0..6 * capacity + 8 {
+            let ctx = format!("capacity {capacity}, start {start:#x}, round {round}");
+            let len = (next_in - next_out) as usize;
+            let free = capacity - len;
+            // Write up to all free slots, three ways in turn.
+            let n = free - round % (free + 1) / 2;
+            let tail = start.wrapping_add(next_in as usize);
+            let expected_first = n.min(storage - tail % storage);
+            match round % 3 {
+                0 => {
+                    let chunk = tx.write_chunk_uninit(n).unwrap();
+                    assert_eq!(chunk.fill_from_iter(next_in..), n, "{ctx}");
+                }
+                1 => {
+                    let mut chunk = tx.write_chunk(n).unwrap();
+                    let (a, b) = chunk.as_mut_slices();
+                    assert_eq!(
+                        (a.len(), b.len()),
+                        (expected_first, n - expected_first),
+                        "{ctx}"
+                    );
+                    for (slot, v) in a.iter_mut().chain(b).zip(next_in..) {
+                        *slot = v;
+                    }
+                    chunk.commit_all();
+                }
+                _ => {
+                    let mut chunk = tx.write_chunk_uninit(n).unwrap();
+                    let (a, b) = chunk.as_mut_slices();
+                    assert_eq!(
+                        (a.len(), b.len()),
+                        (expected_first, n - expected_first),
+                        "{ctx}"
+                    );
+                    for (slot, v) in a.iter_mut().chain(b).zip(next_in..) {
+                        slot.write(v);
+                    }
+                    // SAFETY: all `n` slots were written just above.
+                    unsafe { chunk.commit(n) };
+                }
+            }
+            next_in += n as u64;
+            let len = len + n;
+            assert_len(&tx, &rx, len, &ctx);
+            assert_eq!(
+                tx.write_chunk_uninit(free - n + 1).unwrap_err(),
+                ChunkError::TooFewSlots(free - n),
+                "{ctx}"
+            );
+            assert_eq!(
+                rx.read_chunk(len + 1).unwrap_err(),
+                ChunkError::TooFewSlots(len),
+                "{ctx}"
+            );
+
+            // Read some of it, in place or by moving out, in turn.
+            let m = len - round % (len + 1) / 2;
+            let head = start.wrapping_add(next_out as usize);
+            let expected_first = m.min(storage - head % storage);
+            let chunk = rx.read_chunk(m).unwrap();
+            let (a, b) = chunk.as_slices();
+            assert_eq!(
+                (a.len(), b.len()),
+                (expected_first, m - expected_first),
+                "{ctx}"
+            );
+            let expected: Vec<u64> = (next_out..next_out + m as u64).collect();
+            assert_eq!([a, b].concat(), expected, "{ctx}: as_slices");
+            if round % 2 == 0 {
+                chunk.commit_all();
+            } else {
+                assert_eq!(
+                    chunk.into_iter().collect::<Vec<_>>(),
+                    expected,
+                    "{ctx}: into_iter"
+                );
+            }
+            next_out += m as u64;
+            assert_len(&tx, &rx, len - m, &ctx);
+        }
+    });
+}
+
+#[test]
+fn items_left_across_the_index_wrap_are_dropped_once() {
+    for_each_start(|capacity, start| {
+        let drops = DropCounter::new();
+        let (mut tx, mut rx) = RingBuffer::with_initial_index(capacity, start).unwrap();
+        // Push and pop so that the head stops at every position around
+        // the wrap, then leave the ring full.
+        let mut id = 0;
+        let shift = (usize::MAX - start) % (capacity + 1);
+        for _ in 0..shift {
+            assert!(tx.push(drops.item(id)).is_ok());
+            assert_eq!(rx.pop().map(|c| c.id), Ok(id));
+            id += 1;
+        }
+        while tx.push(drops.item(id)).is_ok() {
+            id += 1;
+        }
+        // The refused item came back and was dropped: one drop of `id`.
+        assert_eq!(drops.total(), shift + 1);
+        assert_eq!(rx.slots(), capacity);
+        drop((tx, rx));
+        drops.assert_each_dropped_once(id + 1);
+        assert_eq!(id, shift + capacity);
+    });
+}
