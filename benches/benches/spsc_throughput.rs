@@ -1,6 +1,14 @@
-//! Two-thread SPSC throughput, hotq-spsc against rtrb, in one run.
+//! Two-thread SPSC throughput and round-trip latency, hotq-spsc against
+//! rtrb, in one run.
 //!
 //! `cargo bench -p hotq-benches --bench spsc_throughput [-- ROUNDS [ITEMS [CAPACITY]]]`
+//!
+//! Throughput on a 2-core machine is bimodal (a consumer that keeps pace
+//! with its producer pays a cache miss per item; one that falls behind
+//! reads in runs), so the round trip is measured too: one thread sends a
+//! u64 through one ring, the other sends it back through a second ring,
+//! `ITEMS / 100` times per round; the figure is the mean round trip of the
+//! round, and the report gives the median over rounds.
 //!
 //! One producer pushes `0..ITEMS` (u64), one consumer pops and checks each
 //! item is the next expected one (a contender that loses, duplicates or
@@ -90,6 +98,41 @@ fn round<Q: Spsc>(items: u64, capacity: usize) -> Duration {
     elapsed
 }
 
+/// One round of ping-pong over two rings: the mean round trip, in ns.
+fn round_trip<Q: Spsc>(trips: u64, capacity: usize) -> f64 {
+    let (mut ping_tx, mut ping_rx) = Q::new(capacity);
+    let (mut pong_tx, mut pong_rx) = Q::new(capacity);
+    let echo = thread::spawn(move || {
+        for _ in 0..trips {
+            let v = loop {
+                match Q::pop(&mut ping_rx) {
+                    Some(v) => break v,
+                    None => spin_loop(),
+                }
+            };
+            while !Q::push(&mut pong_tx, v) {
+                spin_loop();
+            }
+        }
+    });
+    let t0 = Instant::now();
+    for i in 0..trips {
+        while !Q::push(&mut ping_tx, i) {
+            spin_loop();
+        }
+        let back = loop {
+            match Q::pop(&mut pong_rx) {
+                Some(v) => break v,
+                None => spin_loop(),
+            }
+        };
+        assert_eq!(back, i, "{}: round trip lost its item", Q::NAME);
+    }
+    let elapsed = t0.elapsed();
+    echo.join().unwrap();
+    elapsed.as_nanos() as f64 / trips as f64
+}
+
 fn median(v: &mut [f64]) -> f64 {
     v.sort_by(f64::total_cmp);
     let n = v.len();
@@ -153,6 +196,40 @@ fn main() {
     );
     println!(
         "hotq-spsc / rtrb per round: median {:.2} (min {min:.2}, max {max:.2})",
+        median(&mut ratios)
+    );
+
+    let trips = (items / 100).max(1);
+    println!("Round trip: {trips} ping-pongs per round over two rings of {capacity}");
+    let (mut ours, mut peer, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+    for r in 0..rounds {
+        let (a, b) = if r % 2 == 0 {
+            let a = round_trip::<Hotq>(trips, capacity);
+            (a, round_trip::<Rtrb>(trips, capacity))
+        } else {
+            let b = round_trip::<Rtrb>(trips, capacity);
+            (round_trip::<Hotq>(trips, capacity), b)
+        };
+        ours.push(a);
+        peer.push(b);
+        ratios.push(a / b);
+    }
+    for (name, v) in [(Hotq::NAME, &mut ours), (Rtrb::NAME, &mut peer)] {
+        let (min, max) = (
+            v.iter().copied().fold(f64::MAX, f64::min),
+            v.iter().copied().fold(0.0, f64::max),
+        );
+        println!(
+            "{name:>10}: median round trip {:6.0} ns (min {min:.0}, max {max:.0})",
+            median(v)
+        );
+    }
+    let (min, max) = (
+        ratios.iter().copied().fold(f64::MAX, f64::min),
+        ratios.iter().copied().fold(0.0, f64::max),
+    );
+    println!(
+        "hotq-spsc / rtrb round trip per round: median {:.2} (min {min:.2}, max {max:.2}; below 1 is faster)",
         median(&mut ratios)
     );
 }

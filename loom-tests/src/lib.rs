@@ -39,6 +39,42 @@ where
     );
 }
 
+/// A model's retry loop (ring full, ring empty): yields to the other
+/// threads, and after [`Spin::FAIR_WAITS`] consecutive waits ends the
+/// exploration of the current branch (`loom::skip_branch`).
+///
+/// Why: a yield lets loom switch to any thread without spending a
+/// preemption, so with two threads waiting for a third, loom would also
+/// explore the unfair schedule in which the two take turns forever and the
+/// third never runs ("Model exceeded maximum number of branches"). After
+/// the cut the execution still runs to completion, along loom's default
+/// schedule (the thread that has yielded least runs next). Waiting only
+/// reads shared state, so a longer wait observes nothing a shorter one
+/// cannot. The queue crates' own backoff does the same under loom.
+#[derive(Debug, Default)]
+pub struct Spin {
+    waits: usize,
+}
+
+impl Spin {
+    /// Consecutive waits that loom explores in full.
+    pub const FAIR_WAITS: usize = 2;
+
+    /// A fresh wait.
+    pub fn new() -> Self {
+        Spin::default()
+    }
+
+    /// One more wait.
+    pub fn wait(&mut self) {
+        self.waits += 1;
+        if self.waits > Self::FAIR_WAITS {
+            loom::skip_branch();
+        }
+        loom::thread::yield_now();
+    }
+}
+
 /// Counts drops of the values it hands out, per id, so a model can assert
 /// that each was dropped exactly once. Plain std atomics: the counter is
 /// read only after the model's threads are joined, and it is not part of

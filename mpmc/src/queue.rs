@@ -239,7 +239,8 @@ impl<T> Queue<T> {
             // consumer would; then this thread owns the slot outright.
             let head = tail.wrapping_sub(self.one_lap);
             let new_head = new_tail.wrapping_sub(self.one_lap);
-            // SeqCst, as the consumer's claim in `pop` (see there).
+            // SeqCst: this is a consumer's claim, in the total order for the
+            // reason given at the claim in `pop`.
             if self
                 .head
                 .compare_exchange_weak(head, new_head, Ordering::SeqCst, Ordering::Relaxed)
@@ -249,8 +250,9 @@ impl<T> Queue<T> {
             }
             // No producer can move `tail` meanwhile: its CAS needs the
             // slot's stamp to equal `tail`, and it still says "last lap's
-            // item". So a store is enough. SeqCst, as the producer's claim
-            // in `push_or_else` (see there).
+            // item". So a store is enough. SeqCst: this is the producer's
+            // claim of position `tail`, and takes part in the total order
+            // for the reason given at the claim in `push_or_else`.
             self.tail.store(new_tail, Ordering::SeqCst);
             // SAFETY: the stamp said the slot holds last lap's published
             // item (its Acquire load made the value visible), and claiming
@@ -290,13 +292,20 @@ impl<T> Queue<T> {
             // value happens before our write.
             let stamp = slot.stamp.load(Ordering::Acquire);
             if stamp == tail {
-                // SeqCst, not just Acquire/Release: a producer's claim and a
-                // consumer's `fence(SeqCst)` before it reads `tail` (in
-                // `pop`) must be in one total order. Otherwise, with two
-                // queues A and B: thread 1 pushes to A then pops B, thread
-                // 2 pushes to B then pops A, and both pops may read the
-                // other's `tail` from before the claim and report `None`,
-                // though one push must come first in any linearization.
+                // SeqCst: the claim must take part in the one total order
+                // of SeqCst operations, with the `fence(SeqCst)` that `pop`
+                // runs before it reads `tail` to decide "empty", and with
+                // the caller's own SeqCst operations. The interleaving that
+                // needs it: thread P pushes x, then loads a flag F
+                // (SeqCst) and sees 0; thread C stores F = 1 (SeqCst), then
+                // pops. F orders P's push before C's pop, so the pop must
+                // not report empty. With the claim in the total order it
+                // precedes C's fence, so C's `tail` load sees it and C
+                // waits for x; with an AcqRel claim, C may read the old
+                // `tail` and return `None`. (Two queues used crosswise are
+                // already kept apart by the fences alone.) Loom models
+                // SeqCst as AcqRel, so this is argued here, not checked
+                // there. On x86 every CAS is a full barrier anyway.
                 match self.tail.compare_exchange_weak(
                     tail,
                     new_tail,
@@ -324,11 +333,12 @@ impl<T> Queue<T> {
                 // The slot is not free for this lap: last lap's item is
                 // still in it (published, or claimed by a consumer that has
                 // not freed the slot), last lap's producer is between claim
-                // and publish, or our `tail` is stale. SeqCst fence: orders
-                // this thread's later load of `head` after every consumer
-                // claim that precedes it in the total order, so "full" is
-                // reported only if no pop had claimed an item by then (the
-                // mirror of the interleaving described at the claim above).
+                // and publish, or our `tail` is stale. SeqCst fence: pairs
+                // with the consumers' SeqCst claims in `pop` (see there) and
+                // with the fence in `pop`'s own check: this thread's `head`
+                // load below sees every claim that precedes the fence in
+                // the total order, so "full" is reported only if no pop
+                // had claimed an item by then.
                 fence(Ordering::SeqCst);
                 value = when_blocked(value, tail, new_tail, slot, stamp)?;
                 // Someone is mid-operation on this slot, and may be
@@ -360,11 +370,12 @@ impl<T> Queue<T> {
             // before our read.
             let stamp = slot.stamp.load(Ordering::Acquire);
             if stamp == head.wrapping_add(1) {
-                // SeqCst: the mirror of the producer's claim. A consumer's
-                // claim and a producer's `fence(SeqCst)` before it reads
-                // `head` (in `push_or_else`) must be in one total order, or
-                // two threads that each pop one full queue and then push
-                // to the other could both be told "full".
+                // SeqCst: the mirror of the producer's claim (see
+                // `push_or_else`). Thread C pops from a full queue, then
+                // loads a flag F (SeqCst) and sees 0; thread P stores F = 1
+                // (SeqCst), then pushes. The pop precedes the push, so the
+                // push must not report full: with the claim in the total
+                // order, P's `head` load after its fence sees it.
                 match self.head.compare_exchange_weak(
                     head,
                     self.step(head),
@@ -393,7 +404,10 @@ impl<T> Queue<T> {
                 // The slot holds no item for this lap: it is empty, its
                 // producer is between claim and publish, last lap's
                 // consumer has not freed it, or our `head` is stale. SeqCst
-                // fence: see the producer's claim in `push_or_else`.
+                // fence: pairs with the producers' SeqCst claims in
+                // `push_or_else` (see there for the interleaving) and with
+                // the fence in its "full" check: the `tail` load below sees
+                // every claim that precedes this fence in the total order.
                 fence(Ordering::SeqCst);
                 if self.tail.load(Ordering::Relaxed) == head {
                     return None;

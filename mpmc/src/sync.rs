@@ -67,14 +67,31 @@ mod backoff {
 }
 
 /// Under loom every wait is a yield, so loom explores the other threads
-/// instead of the spin.
+/// instead of the spin. A yield lets loom switch to any thread without
+/// spending a preemption, so with two threads waiting for a third, loom
+/// would also explore the unfair schedule in which they take turns forever
+/// and the third never runs. A waiter that has yielded [`FAIR_WAITS`] times
+/// in one operation therefore ends the exploration of the current branch
+/// (`loom::skip_branch`): the execution still completes, along loom's
+/// default schedule, which runs the thread that has yielded least. Waiting
+/// only reads shared state, so a longer wait can observe nothing that a
+/// shorter one cannot.
 #[cfg(loom)]
 mod backoff {
-    pub(crate) struct Backoff;
+    use core::cell::Cell;
+
+    /// Waits per operation that loom explores in full.
+    const FAIR_WAITS: u32 = 2;
+
+    pub(crate) struct Backoff {
+        waits: Cell<u32>,
+    }
 
     impl Backoff {
         pub(crate) fn new() -> Self {
-            Backoff
+            Backoff {
+                waits: Cell::new(0),
+            }
         }
 
         pub(crate) fn spin(&self) {
@@ -82,6 +99,10 @@ mod backoff {
         }
 
         pub(crate) fn snooze(&self) {
+            self.waits.set(self.waits.get() + 1);
+            if self.waits.get() > FAIR_WAITS {
+                loom::skip_branch();
+            }
             loom::thread::yield_now();
         }
     }
