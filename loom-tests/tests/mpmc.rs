@@ -256,3 +256,24 @@ fn len_reports_a_state_the_queue_was_in() {
         consumer.join().unwrap();
     });
 }
+
+/// A capacity-1 queue stays full while `force_push` replaces its item, so
+/// a racing `pop` gets the old item or the new one, never `None`.
+#[test]
+fn force_push_on_full_queue_never_looks_empty() {
+    model("force_push_on_full_queue_never_looks_empty", 3, || {
+        let q = Arc::new(Queue::new(1));
+        q.push(0).unwrap();
+        let consumer = {
+            let q = q.clone();
+            thread::spawn(move || q.pop())
+        };
+        let evicted = q.force_push(1);
+        let popped = consumer.join().unwrap();
+        match popped {
+            Some(0) => assert_eq!(evicted, None),
+            Some(1) => assert_eq!(evicted, Some(0)),
+            other => panic!("pop returned {other:?} from a queue that was never empty"),
+        }
+    });
+}

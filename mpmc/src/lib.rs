@@ -58,7 +58,9 @@
 //! up the threads that need that slot next: a producer stalled after its
 //! claim delays the consumers behind its slot (they wait rather than report
 //! a spurious "empty"), and a consumer stalled after its claim delays the
-//! producer of the next lap into that slot. Other slots stay usable:
+//! producer of the next lap into that slot, and the consumers of that next
+//! lap (they cannot tell its unfinished pop from a `force_push` that is
+//! replacing the slot's item, so they wait rather than report "empty"). Other slots stay usable:
 //! producers keep filling free slots and consumers keep taking published
 //! items ahead of the stalled one. Waiting threads spin briefly and then
 //! yield (with the `std` feature), so on a machine with fewer cores than

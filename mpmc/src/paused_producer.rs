@@ -1,7 +1,11 @@
-//! A producer stopped between claim and publish, through the test seams in
-//! `sync`: consumers must wait for its slot (never skip it or report
-//! empty), other producers must keep filling free slots, and once it
-//! resumes every item must arrive exactly once, in per-producer order.
+//! Producers stopped mid-operation, through the test seams in `sync`.
+//!
+//! A producer stopped between claim and publish: consumers must wait for
+//! its slot (never skip it or report empty), other producers must keep
+//! filling free slots, and once it resumes every item must arrive exactly
+//! once, in per-producer order. A `force_push` stopped between evicting
+//! the oldest item and writing its own: the queue was full throughout, so
+//! a consumer must wait for the new item, never report empty.
 
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, Sender, channel};
@@ -64,7 +68,7 @@ fn paused_producer_holds_up_only_its_own_slot() {
     let c = {
         let q = q.clone();
         thread::spawn(move || {
-            pause_once_at(Seam::AwaitingPublish, waiting_tx, None);
+            pause_once_at(Seam::PopWaits, waiting_tx, None);
             q.pop()
         })
     };
@@ -82,5 +86,50 @@ fn paused_producer_holds_up_only_its_own_slot() {
     );
     let rest: Vec<_> = std::iter::from_fn(|| q.pop()).collect();
     assert_eq!(rest, [(b'B', 0), (b'B', 1), (b'B', 2)]);
+    assert_eq!(q.pop(), None);
+}
+
+#[test]
+fn paused_force_push_never_looks_empty() {
+    // Capacity 1 is where eviction moves `head` onto `tail`.
+    let q = Arc::new(Queue::<u32>::new(1));
+    q.push(0).unwrap();
+
+    let (evicted_tx, evicted) = channel();
+    let (resume, resume_rx) = channel();
+    let f = {
+        let q = q.clone();
+        thread::spawn(move || {
+            pause_once_at(Seam::Evicted, evicted_tx, Some(resume_rx));
+            q.force_push(1)
+        })
+    };
+    evicted
+        .recv_timeout(DEADLINE)
+        .expect("force_push never evicted");
+
+    let (waiting_tx, waiting) = channel();
+    let c = {
+        let q = q.clone();
+        thread::spawn(move || {
+            pause_once_at(Seam::PopWaits, waiting_tx, None);
+            q.pop()
+        })
+    };
+    if waiting.recv_timeout(DEADLINE).is_err() {
+        let popped = c.join();
+        panic!("the consumer did not wait for the evicting force_push; it popped {popped:?}");
+    }
+    drop(resume);
+    assert_eq!(
+        f.join().unwrap(),
+        Some(0),
+        "force_push evicts the oldest item"
+    );
+    assert_eq!(
+        c.join().unwrap(),
+        Some(1),
+        "the queue was full throughout: pop gets the new item"
+    );
     assert_eq!(q.pop(), None);
 }

@@ -248,6 +248,7 @@ impl<T> Queue<T> {
             {
                 return Continue(value);
             }
+            seam(Seam::Evicted);
             // No producer can move `tail` meanwhile: its CAS needs the
             // slot's stamp to equal `tail`, and it still says "last lap's
             // item". So a store is enough. SeqCst: this is the producer's
@@ -402,21 +403,26 @@ impl<T> Queue<T> {
                 }
             } else {
                 // The slot holds no item for this lap: it is empty, its
-                // producer is between claim and publish, last lap's
-                // consumer has not freed it, or our `head` is stale. SeqCst
-                // fence: pairs with the producers' SeqCst claims in
-                // `push_or_else` (see there for the interleaving) and with
-                // the fence in its "full" check: the `tail` load below sees
-                // every claim that precedes this fence in the total order.
+                // producer is between claim and publish, last lap's item is
+                // still in it (its consumer, or a `force_push` evicting it,
+                // is mid-operation), or our `head` is stale. SeqCst fence:
+                // pairs with the producers' SeqCst claims in `push_or_else`
+                // (see there for the interleaving) and with the fence in
+                // its "full" check: the `tail` load below sees every claim
+                // that precedes this fence in the total order.
                 fence(Ordering::SeqCst);
-                if self.tail.load(Ordering::Relaxed) == head {
+                // Empty only if the slot is empty for this lap too. With
+                // `tail == head` but last lap's item still in the slot, the
+                // queue may be a capacity-1 queue in the middle of a
+                // `force_push`: its eviction has moved `head` onto `tail`,
+                // but the new item is about to take the old one's place, so
+                // the queue was never empty. Wait for the slot instead.
+                if stamp == head && self.tail.load(Ordering::Relaxed) == head {
                     return None;
-                }
-                if stamp == head {
-                    seam(Seam::AwaitingPublish);
                 }
                 // Someone is mid-operation on this slot, and may be
                 // preempted: let it run, then look again.
+                seam(Seam::PopWaits);
                 backoff.snooze();
                 head = self.head.load(Ordering::Relaxed);
             }

@@ -115,8 +115,12 @@ mod backoff {
 pub(crate) enum Seam {
     /// A producer has claimed a slot and not yet written it.
     AfterClaim,
-    /// A consumer found its slot claimed but unpublished, and waits.
-    AwaitingPublish,
+    /// A `force_push` has evicted the oldest item (moved `head`) and not
+    /// yet moved `tail` or written its own item.
+    Evicted,
+    /// A consumer found no item in its slot but the queue not provably
+    /// empty (a peer is mid-operation on the slot), and waits.
+    PopWaits,
 }
 
 #[cfg(not(test))]
