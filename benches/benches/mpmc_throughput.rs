@@ -19,6 +19,8 @@ use std::sync::{Arc, Barrier};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use hotq_benches::interleave;
+
 /// The operations a contender offers, behind one small adapter each.
 trait Mpmc: Send + Sync + 'static {
     const NAME: &'static str;
@@ -145,23 +147,6 @@ fn round<Q: Mpmc>(producers: u64, consumers: u64, items: u64, capacity: usize) -
     elapsed
 }
 
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
-}
-
-fn spread(v: &[f64]) -> (f64, f64) {
-    (
-        v.iter().copied().fold(f64::MAX, f64::min),
-        v.iter().copied().fold(0.0, f64::max),
-    )
-}
-
 type Hotq = hotq_mpmc::Queue<u64>;
 type Peer = crossbeam_queue::ArrayQueue<u64>;
 
@@ -174,41 +159,23 @@ fn main() {
     println!(
         "MPMC throughput: {items} u64 items, capacity {capacity}, {rounds} interleaved rounds"
     );
+    let names = [Hotq::NAME, Peer::NAME];
+    let per_second = |d: Duration| items as f64 / d.as_secs_f64() / 1e6;
     for (p, c) in [(1, 1), (2, 2)] {
-        let (mut ours, mut peer, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
-        for r in 0..rounds {
-            let (a, b) = if r % 2 == 0 {
-                let a = round::<Hotq>(p, c, items, capacity);
-                (a, round::<Peer>(p, c, items, capacity))
-            } else {
-                let b = round::<Peer>(p, c, items, capacity);
-                (round::<Hotq>(p, c, items, capacity), b)
-            };
-            let (a, b) = (
-                items as f64 / a.as_secs_f64() / 1e6,
-                items as f64 / b.as_secs_f64() / 1e6,
-            );
-            println!(
-                "{p}P{c}C round {r:2}: {:>10} {a:6.1} M/s   {:>10} {b:6.1} M/s   ratio {:.2}",
-                Hotq::NAME,
-                Peer::NAME,
-                a / b
-            );
-            ours.push(a);
-            peer.push(b);
-            ratios.push(a / b);
-        }
-        for (name, v) in [(Hotq::NAME, &mut ours), (Peer::NAME, &mut peer)] {
-            let (min, max) = spread(v);
-            println!(
-                "{p}P{c}C {name:>10}: median {:6.1} M items/s (min {min:.1}, max {max:.1})",
-                median(v)
-            );
-        }
-        let (min, max) = spread(&ratios);
-        println!(
-            "{p}P{c}C hotq-mpmc / ArrayQueue per round: median {:.2} (min {min:.2}, max {max:.2})",
-            median(&mut ratios)
-        );
+        let label = format!("{p}P{c}C");
+        interleave(
+            rounds,
+            || per_second(round::<Hotq>(p, c, items, capacity)),
+            || per_second(round::<Peer>(p, c, items, capacity)),
+            |r, a, b| {
+                println!(
+                    "{label} round {r:2}: {:>10} {a:6.1} M/s   {:>10} {b:6.1} M/s   ratio {:.2}",
+                    names[0],
+                    names[1],
+                    a / b
+                )
+            },
+        )
+        .report(&label, names, "M items/s", 1);
     }
 }

@@ -23,6 +23,8 @@ use std::sync::Barrier;
 use std::thread;
 use std::time::{Duration, Instant};
 
+use hotq_benches::interleave;
+
 /// The two operations a contender offers, behind one small adapter each.
 trait Spsc: Send + 'static {
     const NAME: &'static str;
@@ -133,16 +135,6 @@ fn round_trip<Q: Spsc>(trips: u64, capacity: usize) -> f64 {
     elapsed.as_nanos() as f64 / trips as f64
 }
 
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
-}
-
 fn main() {
     // `cargo bench` passes `--bench`; numbers are ours.
     let args: Vec<u64> = std::env::args().filter_map(|a| a.parse().ok()).collect();
@@ -153,83 +145,32 @@ fn main() {
         "SPSC throughput: {items} u64 items, capacity {capacity}, {rounds} interleaved rounds"
     );
 
-    let mut ours = Vec::new();
-    let mut peer = Vec::new();
-    let mut ratios = Vec::new();
-    for r in 0..rounds {
-        // Alternate which contender goes first, so neither always runs on
-        // a machine the other just warmed (or heated).
-        let (a, b) = if r % 2 == 0 {
-            let a = round::<Hotq>(items, capacity);
-            (a, round::<Rtrb>(items, capacity))
-        } else {
-            let b = round::<Rtrb>(items, capacity);
-            (round::<Hotq>(items, capacity), b)
-        };
-        let (a, b) = (
-            items as f64 / a.as_secs_f64() / 1e6,
-            items as f64 / b.as_secs_f64() / 1e6,
-        );
-        println!(
-            "round {r:2}: {:>10} {a:7.1} M/s   {:>10} {b:7.1} M/s   ratio {:.2}",
-            Hotq::NAME,
-            Rtrb::NAME,
-            a / b
-        );
-        ours.push(a);
-        peer.push(b);
-        ratios.push(a / b);
-    }
-    for (name, v) in [(Hotq::NAME, &mut ours), (Rtrb::NAME, &mut peer)] {
-        let (min, max) = (
-            v.iter().copied().fold(f64::MAX, f64::min),
-            v.iter().copied().fold(0.0, f64::max),
-        );
-        println!(
-            "{name:>10}: median {:7.1} M items/s (min {min:.1}, max {max:.1})",
-            median(v)
-        );
-    }
-    let (min, max) = (
-        ratios.iter().copied().fold(f64::MAX, f64::min),
-        ratios.iter().copied().fold(0.0, f64::max),
-    );
-    println!(
-        "hotq-spsc / rtrb per round: median {:.2} (min {min:.2}, max {max:.2})",
-        median(&mut ratios)
-    );
+    let names = [Hotq::NAME, Rtrb::NAME];
+    let per_second = |d: std::time::Duration| items as f64 / d.as_secs_f64() / 1e6;
+    interleave(
+        rounds,
+        || per_second(round::<Hotq>(items, capacity)),
+        || per_second(round::<Rtrb>(items, capacity)),
+        |r, a, b| {
+            println!(
+                "round {r:2}: {:>10} {a:7.1} M/s   {:>10} {b:7.1} M/s   ratio {:.2}",
+                names[0],
+                names[1],
+                a / b
+            )
+        },
+    )
+    .report("throughput", names, "M items/s", 1);
 
     let trips = (items / 100).max(1);
-    println!("Round trip: {trips} ping-pongs per round over two rings of {capacity}");
-    let (mut ours, mut peer, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
-    for r in 0..rounds {
-        let (a, b) = if r % 2 == 0 {
-            let a = round_trip::<Hotq>(trips, capacity);
-            (a, round_trip::<Rtrb>(trips, capacity))
-        } else {
-            let b = round_trip::<Rtrb>(trips, capacity);
-            (round_trip::<Hotq>(trips, capacity), b)
-        };
-        ours.push(a);
-        peer.push(b);
-        ratios.push(a / b);
-    }
-    for (name, v) in [(Hotq::NAME, &mut ours), (Rtrb::NAME, &mut peer)] {
-        let (min, max) = (
-            v.iter().copied().fold(f64::MAX, f64::min),
-            v.iter().copied().fold(0.0, f64::max),
-        );
-        println!(
-            "{name:>10}: median round trip {:6.0} ns (min {min:.0}, max {max:.0})",
-            median(v)
-        );
-    }
-    let (min, max) = (
-        ratios.iter().copied().fold(f64::MAX, f64::min),
-        ratios.iter().copied().fold(0.0, f64::max),
-    );
     println!(
-        "hotq-spsc / rtrb round trip per round: median {:.2} (min {min:.2}, max {max:.2}; below 1 is faster)",
-        median(&mut ratios)
+        "Round trip: {trips} ping-pongs per round over two rings of {capacity} (below 1 is faster)"
     );
+    interleave(
+        rounds,
+        || round_trip::<Hotq>(trips, capacity),
+        || round_trip::<Rtrb>(trips, capacity),
+        |_, _, _| {},
+    )
+    .report("round trip", names, "ns", 0);
 }
