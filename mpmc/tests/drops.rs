@@ -231,7 +231,9 @@ fn items_are_dropped_once_under_concurrent_force_push_and_pop() {
                     for i in 0..PER_PRODUCER {
                         drop(q.force_push(counter.item(p * PER_PRODUCER + i)));
                     }
-                    finished.fetch_add(1, Ordering::SeqCst);
+                    // Release pairs with the consumers' Acquire load: every
+                    // force_push of this producer has returned.
+                    finished.fetch_add(1, Ordering::Release);
                 });
             }
             for _ in 0..CONSUMERS {
@@ -239,7 +241,7 @@ fn items_are_dropped_once_under_concurrent_force_push_and_pop() {
                 s.spawn(move || {
                     let mut patience = Patience::new();
                     start.wait();
-                    while finished.load(Ordering::SeqCst) < PRODUCERS {
+                    while finished.load(Ordering::Acquire) < PRODUCERS {
                         match q.pop() {
                             Some(item) => {
                                 drop(item);

@@ -92,9 +92,10 @@ fn run_history(
                 let mut rng =
                     Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (t as u64 + 1) << 40 | 1);
                 let mut log = Vec::with_capacity(calls);
-                arrived.fetch_add(1, Ordering::SeqCst);
+                // Relaxed: a start gate only; no data is handed over.
+                arrived.fetch_add(1, Ordering::Relaxed);
                 let mut spins = 0u32;
-                while arrived.load(Ordering::SeqCst) < threads {
+                while arrived.load(Ordering::Relaxed) < threads {
                     // Spin, so that the threads on the cores start together;
                     // yield now and then, so the others get to arrive.
                     spins += 1;

@@ -177,6 +177,12 @@ fn drain_a_full_queue(consumers: usize, capacity: usize, rounds: usize) {
                             let mut late = 0;
                             barrier.wait();
                             loop {
+                                // SeqCst on the flag, as in `common::Stress`:
+                                // the queue must be linearizable together
+                                // with the caller's SeqCst operations, so a
+                                // pop that starts after another reported
+                                // empty (on a queue nobody pushes to) must
+                                // find it empty too.
                                 let empty_before = empty_reported.load(Ordering::SeqCst);
                                 match q.pop() {
                                     Some(item) => {
@@ -294,6 +300,10 @@ fn one_consumer_sees_every_completed_push(producers: usize, capacity: usize) {
             let mut patience = Patience::watching(&progress);
             start.wait();
             while (got.len() as u64) < total {
+                // SeqCst pairs with the producers' SeqCst count: a pop that
+                // starts after seeing N completed pushes (with fewer than N
+                // popped so far) must not report empty; with a weaker
+                // count the history would not order the two.
                 let pushed_before = pushed.load(Ordering::SeqCst);
                 match q.pop() {
                     Some(item) => {

@@ -365,6 +365,10 @@ impl Shared<'_> {
             // Read before the pop: if every producer had finished by then,
             // nothing is pushed during it, and an empty queue stays empty.
             let all_pushed = self.finished.load(Ordering::SeqCst) == self.producers;
+            // SeqCst: the queue must be linearizable together with this
+            // SeqCst flag: once a pop reported empty after every producer
+            // had finished, a later pop (seeing the flag) must find nothing.
+            // An item it does find counts as `late`.
             let empty_before = self.empty_reported.load(Ordering::SeqCst);
             if self.mode != Mode::Push && all_pushed {
                 break;
