@@ -36,6 +36,27 @@ fn pause_once_at(at: Seam, reached: Sender<()>, resume: Option<Receiver<()>>) {
     });
 }
 
+/// Starts a consumer's `pop` and returns once it is waiting at the
+/// `PopWaits` seam; fails, saying what it popped, if it returns instead.
+fn pop_that_must_wait<T: Send + std::fmt::Debug + 'static>(
+    q: &Arc<Queue<T>>,
+    for_what: &str,
+) -> thread::JoinHandle<Option<T>> {
+    let (waiting_tx, waiting) = channel();
+    let c = {
+        let q = q.clone();
+        thread::spawn(move || {
+            pause_once_at(Seam::PopWaits, waiting_tx, None);
+            q.pop()
+        })
+    };
+    if waiting.recv_timeout(DEADLINE).is_err() {
+        let popped = c.join();
+        panic!("the consumer did not wait for {for_what}; it popped {popped:?}");
+    }
+    c
+}
+
 #[test]
 fn paused_producer_holds_up_only_its_own_slot() {
     let q = Arc::new(Queue::<(u8, u32)>::new(4));
@@ -64,18 +85,7 @@ fn paused_producer_holds_up_only_its_own_slot() {
 
     // A consumer that comes now must wait for A's slot: not skip to B's
     // items, not report empty. The seam tells us it is waiting.
-    let (waiting_tx, waiting) = channel();
-    let c = {
-        let q = q.clone();
-        thread::spawn(move || {
-            pause_once_at(Seam::PopWaits, waiting_tx, None);
-            q.pop()
-        })
-    };
-    if waiting.recv_timeout(DEADLINE).is_err() {
-        let popped = c.join();
-        panic!("the consumer did not wait for the claimed slot; it popped {popped:?}");
-    }
+    let c = pop_that_must_wait(&q, "the claimed slot");
 
     drop(resume); // A publishes
     a.join().unwrap();
@@ -108,18 +118,7 @@ fn paused_force_push_never_looks_empty() {
         .recv_timeout(DEADLINE)
         .expect("force_push never evicted");
 
-    let (waiting_tx, waiting) = channel();
-    let c = {
-        let q = q.clone();
-        thread::spawn(move || {
-            pause_once_at(Seam::PopWaits, waiting_tx, None);
-            q.pop()
-        })
-    };
-    if waiting.recv_timeout(DEADLINE).is_err() {
-        let popped = c.join();
-        panic!("the consumer did not wait for the evicting force_push; it popped {popped:?}");
-    }
+    let c = pop_that_must_wait(&q, "the evicting force_push");
     drop(resume);
     assert_eq!(
         f.join().unwrap(),
