@@ -1,0 +1,67 @@
+//! The contenders, one adapter per file. Adding one: write its file, then
+//! name it once below (in [`each_channel`], and in [`each_shared`] if its
+//! ends can be cloned).
+
+mod array_queue;
+mod concurrent_queue;
+mod condvar_queue;
+mod crossbeam_channel;
+mod flume;
+mod hotq_mpmc;
+mod hotq_spsc;
+mod mutex_deque;
+mod ringbuf;
+mod rtrb;
+mod sync_channel;
+
+pub use array_queue::ArrayQueue;
+pub use concurrent_queue::ConcurrentQueueBounded;
+pub use condvar_queue::CondvarQueue;
+pub use crossbeam_channel::CrossbeamChannel;
+pub use flume::Flume;
+pub use hotq_mpmc::HotqMpmc;
+pub use hotq_spsc::HotqSpsc;
+pub use mutex_deque::MutexDeque;
+pub use ringbuf::Ringbuf;
+pub use rtrb::Rtrb;
+pub use sync_channel::SyncChannel;
+
+use crate::channel::{Channel, Shared};
+
+/// Something done once per contender type.
+pub trait ChannelVisitor {
+    /// Called with each contender.
+    fn visit<C: Channel>(&mut self);
+}
+
+/// Something done once per cloneable contender type.
+pub trait SharedVisitor {
+    /// Called with each contender whose ends can be cloned.
+    fn visit<C: Shared>(&mut self);
+}
+
+/// Every contender, ours first, then peers, then the baselines.
+pub fn each_channel(v: &mut impl ChannelVisitor) {
+    v.visit::<HotqSpsc>();
+    v.visit::<HotqMpmc>();
+    v.visit::<Rtrb>();
+    v.visit::<Ringbuf>();
+    v.visit::<ArrayQueue>();
+    v.visit::<CrossbeamChannel>();
+    v.visit::<Flume>();
+    v.visit::<ConcurrentQueueBounded>();
+    v.visit::<MutexDeque>();
+    v.visit::<CondvarQueue>();
+    v.visit::<SyncChannel>();
+}
+
+/// Every contender that works with several producers and consumers.
+pub fn each_shared(v: &mut impl SharedVisitor) {
+    v.visit::<HotqMpmc>();
+    v.visit::<ArrayQueue>();
+    v.visit::<CrossbeamChannel>();
+    v.visit::<Flume>();
+    v.visit::<ConcurrentQueueBounded>();
+    v.visit::<MutexDeque>();
+    v.visit::<CondvarQueue>();
+}

@@ -1,0 +1,89 @@
+//! The comparative benchmark report: `cargo run --release -p hotq-benches
+//! [-- --help]`. Progress on stderr, the tables on stdout, and report.md,
+//! report.json, README-tables.md and SVG plots in the output folder.
+
+use std::fs;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use hotq_benches::cli::{Options, USAGE};
+use hotq_benches::report::{header::Header, json, markdown, plot, readme};
+use hotq_benches::rounds::Unit;
+use hotq_benches::{pin, suites};
+
+fn main() -> ExitCode {
+    // A contender that loses or duplicates an item panics its thread; the
+    // peer thread would then wait forever on a queue nobody serves. End the
+    // whole run at once, with the panic's message.
+    let report_panic = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        report_panic(info);
+        eprintln!("report: a contender failed its checks; no report is written");
+        std::process::exit(101);
+    }));
+    let o = match Options::parse(std::env::args().skip(1)) {
+        Ok(o) => o,
+        Err(e) if e.is_empty() => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            eprintln!("report: {e}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    if cfg!(debug_assertions) && !o.quick {
+        eprintln!("report: this is a debug build; its figures mean nothing (use --release)");
+    }
+    pin::configure(o.pin);
+    let header = Header::now(pin::cores() >= 2, suites::params(&o));
+    let t0 = Instant::now();
+    let workloads = suites::run(&o);
+    eprintln!("report: ran in {:.0} s", t0.elapsed().as_secs_f64());
+
+    if let Err(e) = fs::create_dir_all(&o.out) {
+        eprintln!("report: cannot create {}: {e}", o.out.display());
+        return ExitCode::FAILURE;
+    }
+    let mut plots = Vec::new();
+    for w in &workloads {
+        let name = plot::file_name(w);
+        let path = o.out.join(&name);
+        let drawn = if w.unit == Unit::Nanos {
+            plot::percentiles(w, &path)
+        } else {
+            plot::bars(w, &path)
+        };
+        match drawn {
+            Ok(()) => plots.push(name),
+            Err(e) => eprintln!("report: plot {name}: {e}"),
+        }
+    }
+    let md = markdown::report(&header, &workloads, &plots);
+    print!("{md}");
+    let tables = markdown::readme(&header, &workloads);
+    let json = json::render(&header, &workloads);
+    let written = [
+        ("report.md", md.clone()),
+        ("README-tables.md", tables.clone()),
+        (
+            "report.json",
+            serde_json::to_string_pretty(&json).expect("JSON"),
+        ),
+    ];
+    for (name, text) in written {
+        if let Err(e) = fs::write(o.out.join(name), text) {
+            eprintln!("report: cannot write {name}: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
+    if let Some(path) = &o.readme {
+        if let Err(e) = readme::update(path, &tables) {
+            eprintln!("report: cannot update {}: {e}", path.display());
+            return ExitCode::FAILURE;
+        }
+        eprintln!("report: updated the tables in {}", path.display());
+    }
+    eprintln!("report: wrote {}", o.out.display());
+    ExitCode::SUCCESS
+}

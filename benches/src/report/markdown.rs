@@ -1,0 +1,230 @@
+//! The Markdown the report prints and writes: a header, one table per
+//! workload, and the short form the README carries.
+
+use std::fmt::Write;
+
+use super::header::{CRATE_VERSIONS, Header};
+use super::stats::{self, RowStats, WorkloadStats};
+use crate::channel::Kind;
+use crate::rounds::{Unit, Workload};
+use crate::summary::Summary;
+
+/// `median (min–max)` or a dash.
+fn cell(s: Option<Summary>, precision: usize) -> String {
+    s.map_or_else(|| "—".into(), |s| format!("{s:.precision$}"))
+}
+
+/// A figure's cell, with about three significant digits for the median
+/// (slow baselines run at a few thousand items per second).
+fn figure_cell(s: Summary, unit: Unit) -> String {
+    format!("{s:.*}", precision(unit, s.median))
+}
+
+/// Decimals that give `v` about three significant digits (none for ns).
+fn precision(unit: Unit, v: f64) -> usize {
+    match unit {
+        Unit::Nanos => 0,
+        Unit::MItemsPerSec if v >= 100.0 => 0,
+        Unit::MItemsPerSec if v >= 10.0 => 1,
+        Unit::MItemsPerSec if v >= 1.0 => 2,
+        Unit::MItemsPerSec => 3,
+    }
+}
+
+/// The header block: where, when, with what.
+pub fn header(h: &Header) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "# hotq benchmark report\n");
+    let _ = writeln!(s, "- date: {}", h.date);
+    let _ = writeln!(s, "- CPU: {}, {} cores", h.cpu, h.cores);
+    let _ = writeln!(
+        s,
+        "- compiler: {}{}",
+        h.rustc,
+        if h.optimised {
+            ", release build"
+        } else {
+            ", DEBUG build (figures meaningless)"
+        }
+    );
+    let _ = writeln!(
+        s,
+        "- threads pinned to distinct cores: {}",
+        if h.pinned {
+            "yes, where a workload has no more threads than cores (the SPSC, round-trip, floor and 1P1C workloads); the others, and the disruptor suite's own threads, are left to the scheduler"
+        } else {
+            "no"
+        }
+    );
+    let crates: Vec<String> = CRATE_VERSIONS
+        .iter()
+        .map(|(n, v)| format!("{n} {v}"))
+        .collect();
+    let _ = writeln!(s, "- crates: {}", crates.join(", "));
+    for (k, v) in &h.params {
+        let _ = writeln!(s, "- {k}: {v}");
+    }
+    s
+}
+
+/// The column that compares a row with a reference row.
+fn ratio_header(unit: Unit, reference: &Option<String>, what: &str) -> String {
+    match reference {
+        Some(r) if unit.higher_is_better() => format!("× {what} ({r})"),
+        Some(r) => format!("time × {what} ({r})"),
+        None => format!("× {what}"),
+    }
+}
+
+/// One workload's table.
+pub fn table(w: &Workload, st: &WorkloadStats) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "### {}\n\n{}\n", w.name, w.params);
+    let lat = w.unit == Unit::Nanos;
+    let mut cols = vec!["contender".to_string()];
+    if lat {
+        cols.extend(["median ns (round medians min–max)", "p99 ns", "p99.9 ns"].map(String::from));
+    } else {
+        cols.push(format!("{} median (min–max)", w.unit.label()));
+    }
+    cols.push(if lat { "trips/run" } else { "items/run" }.into());
+    cols.push(ratio_header(w.unit, &st.baseline, "baseline"));
+    cols.push(ratio_header(w.unit, &st.best_peer, "best peer"));
+    cols.push("of floor".into());
+    cols.push("others' load, cores".into());
+    let _ = writeln!(s, "| {} |", cols.join(" | "));
+    let _ = writeln!(s, "|{}", "---|".repeat(cols.len()));
+    for (row, rs) in w.rows.iter().zip(&st.rows) {
+        let name = match row.kind {
+            Kind::Ours => format!("**{}**", row.name),
+            _ => row.name.clone(),
+        };
+        let mut c = vec![name, figure_cell(rs.figure, w.unit)];
+        if lat {
+            let [_, p99, p999] = rs.percentiles.unwrap_or([f64::NAN; 3]);
+            c.push(format!("{p99:.0}"));
+            c.push(format!("{p999:.0}"));
+        }
+        c.push(row.items.to_string());
+        c.push(cell(rs.vs_baseline, 2));
+        c.push(cell(rs.vs_best_peer, 2));
+        c.push(
+            rs.of_floor
+                .map_or("—".into(), |f| format!("{:.0}%", f.median * 100.0)),
+        );
+        c.push(cell(rs.others_load, 2));
+        let _ = writeln!(s, "| {} |", c.join(" | "));
+    }
+    s
+}
+
+/// How to read the tables (the README quotes the same paragraph).
+pub const HOW_TO_READ: &str = "How to read it: every contender of a workload runs once per round, \
+in an order that rotates each round, so drift of the machine hits all alike. A figure is the \
+median over rounds with the minimum and maximum in brackets. The ratios are computed per round \
+(each contender against the baseline, `Mutex<VecDeque>` or for the disruptor suite \
+crossbeam-channel arcs, and against the best peer, the peer crate with the best median, in the \
+same round) and then summarised as the median ratio: above 1 is faster for throughput; for round \
+trips the ratio is of times, so below 1 is faster. `of floor` is the median fraction of the \
+physical floor (`limit`: a cache line bounced or handed over with no queue logic) the contender \
+reaches in the same round. `others' load` is how many cores' worth of CPU other processes used \
+during the contender's runs (from /proc/stat): figures from rounds with load above about 0.2 are \
+suspect, and two-thread throughput is bimodal on small machines (a consumer that keeps pace pays \
+a cache miss per item, one that falls behind reads in runs), so trust per-round ratios and round \
+trips over absolute throughput.";
+
+/// The full report.
+pub fn report(h: &Header, workloads: &[Workload], plots: &[String]) -> String {
+    let mut s = header(h);
+    let _ = writeln!(s, "\n{HOW_TO_READ}\n");
+    let mut suite = "";
+    for w in workloads {
+        if w.suite != suite {
+            suite = w.suite;
+            let _ = writeln!(s, "## {suite}\n");
+        }
+        let _ = writeln!(s, "{}", table(w, &stats::of(w)));
+    }
+    if !plots.is_empty() {
+        let _ = writeln!(s, "## plots\n");
+        for p in plots {
+            let _ = writeln!(s, "- [{p}]({p})");
+        }
+    }
+    s
+}
+
+/// The README's part: per suite, one matrix of medians (contenders down,
+/// workloads across), then ours against the baseline and the best peer.
+pub fn readme(h: &Header, workloads: &[Workload]) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "Measured {} on {} ({} cores), {}; generated by `cargo run --release -p hotq-benches -- --readme README.md`.\n",
+        h.date, h.cpu, h.cores, h.rustc
+    );
+    let mut suites: Vec<&str> = workloads.iter().map(|w| w.suite).collect();
+    suites.dedup();
+    for suite in suites {
+        let ws: Vec<&Workload> = workloads.iter().filter(|w| w.suite == suite).collect();
+        let sts: Vec<WorkloadStats> = ws.iter().map(|w| stats::of(w)).collect();
+        let mut names: Vec<&str> = Vec::new();
+        for w in &ws {
+            for r in &w.rows {
+                if !names.contains(&r.name.as_str()) {
+                    names.push(&r.name);
+                }
+            }
+        }
+        let unit = ws[0].unit.label();
+        let _ = writeln!(s, "**{suite}** (median {unit})\n");
+        let cols: Vec<String> = ws.iter().map(|w| w.name.clone()).collect();
+        let _ = writeln!(s, "| contender | {} |", cols.join(" | "));
+        let _ = writeln!(s, "|---|{}", "---|".repeat(cols.len()));
+        for name in names {
+            let cells: Vec<String> = ws
+                .iter()
+                .zip(&sts)
+                .map(|(w, st)| {
+                    w.rows
+                        .iter()
+                        .position(|r| r.name == name)
+                        .map_or("—".into(), |i| {
+                            let m = st.rows[i].figure.median;
+                            format!("{m:.*}", precision(w.unit, m))
+                        })
+                })
+                .collect();
+            let _ = writeln!(s, "| {name} | {} |", cells.join(" | "));
+        }
+        let _ = writeln!(s);
+        for (w, st) in ws.iter().zip(&sts) {
+            for (row, rs) in w.rows.iter().zip(&st.rows) {
+                if row.kind == Kind::Ours {
+                    let _ = writeln!(s, "- {} {}: {}", w.name, row.name, ratios(w.unit, st, rs));
+                }
+            }
+        }
+        let _ = writeln!(s);
+    }
+    s
+}
+
+fn ratios(unit: Unit, st: &WorkloadStats, rs: &RowStats) -> String {
+    let what = if unit.higher_is_better() {
+        "×"
+    } else {
+        "time ×"
+    };
+    let mut parts = Vec::new();
+    if let (Some(b), Some(r)) = (&st.baseline, rs.vs_baseline) {
+        parts.push(format!("{what} {b} {r:.2}"));
+    }
+    if let (Some(b), Some(r)) = (&st.best_peer, rs.vs_best_peer) {
+        parts.push(format!("{what} {b} {r:.2}"));
+    }
+    if let Some(l) = rs.others_load {
+        parts.push(format!("others' load {l:.2}"));
+    }
+    parts.join("; ")
+}

@@ -1,0 +1,8 @@
+//! Turning workloads into the report: Markdown tables, JSON, SVG plots.
+
+pub mod header;
+pub mod json;
+pub mod markdown;
+pub mod plot;
+pub mod readme;
+pub mod stats;

@@ -1,0 +1,145 @@
+//! SVG plots: per throughput workload, bars of the median with min–max
+//! whiskers; for the round trips, each contender's latency percentiles.
+
+use std::path::Path;
+
+use plotters::prelude::*;
+
+use super::stats;
+use crate::rounds::{Unit, Workload};
+
+/// A file name from a workload's suite and name: lower-case letters and
+/// digits, one dash between words (`spsc-throughput-cap-2-single.svg`).
+pub fn file_name(w: &Workload) -> String {
+    let words: Vec<String> = format!("{} {}", w.suite, w.name)
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|s| !s.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect();
+    format!("{}.svg", words.join("-"))
+}
+
+type Res = Result<(), Box<dyn std::error::Error>>;
+
+/// Horizontal bars, one per contender, with min–max whiskers.
+pub fn bars(w: &Workload, path: &Path) -> Res {
+    let st = stats::of(w);
+    let n = w.rows.len();
+    let max = st.rows.iter().map(|r| r.figure.max).fold(0.0, f64::max) * 1.1;
+    let root = SVGBackend::new(path, (900, 60 + 32 * n as u32)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let names: Vec<String> = w.rows.iter().map(|r| r.name.clone()).collect();
+    let mut chart = ChartBuilder::on(&root)
+        .caption(
+            format!("{} ({})", w.name, w.unit.label()),
+            ("sans-serif", 18),
+        )
+        .margin(10)
+        .x_label_area_size(30)
+        .y_label_area_size(190)
+        .build_cartesian_2d(0.0..max.max(1e-9), (0..n).into_segmented())?;
+    chart
+        .configure_mesh()
+        .disable_y_mesh()
+        .y_labels(n)
+        .y_label_formatter(&|v| match v {
+            SegmentValue::CenterOf(i) => names.get(*i).cloned().unwrap_or_default(),
+            _ => String::new(),
+        })
+        .draw()?;
+    for (i, rs) in st.rows.iter().enumerate() {
+        let color = Palette99::pick(i).mix(0.8);
+        chart.draw_series(std::iter::once(Rectangle::new(
+            [
+                (0.0, SegmentValue::Exact(i)),
+                (rs.figure.median, SegmentValue::Exact(i + 1)),
+            ],
+            color.filled(),
+        )))?;
+        chart.draw_series(std::iter::once(PathElement::new(
+            vec![
+                (rs.figure.min, SegmentValue::CenterOf(i)),
+                (rs.figure.max, SegmentValue::CenterOf(i)),
+            ],
+            BLACK.stroke_width(2),
+        )))?;
+    }
+    root.present()?;
+    Ok(())
+}
+
+/// The percentiles the latency plot shows.
+const QUANTILES: [(f64, &str); 6] = [
+    (0.5, "p50"),
+    (0.9, "p90"),
+    (0.99, "p99"),
+    (0.999, "p99.9"),
+    (0.9999, "p99.99"),
+    (1.0, "max"),
+];
+
+/// Round-trip percentiles, one line per contender, log scale.
+pub fn percentiles(w: &Workload, path: &Path) -> Res {
+    assert_eq!(w.unit, Unit::Nanos, "percentiles of a latency workload");
+    let series: Vec<(String, Vec<f64>)> = w
+        .rows
+        .iter()
+        .filter_map(|r| {
+            let h = r.histogram.as_ref()?;
+            Some((
+                r.name.clone(),
+                QUANTILES
+                    .iter()
+                    .map(|(q, _)| h.value_at_quantile(*q).max(1) as f64)
+                    .collect(),
+            ))
+        })
+        .collect();
+    let lo = series
+        .iter()
+        .flat_map(|(_, v)| v.iter().copied())
+        .fold(f64::MAX, f64::min);
+    let hi = series
+        .iter()
+        .flat_map(|(_, v)| v.iter().copied())
+        .fold(1.0, f64::max);
+    let root = SVGBackend::new(path, (900, 560)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(
+            format!("{}: round trip, ns (log)", w.name),
+            ("sans-serif", 18),
+        )
+        .margin(10)
+        .x_label_area_size(30)
+        .y_label_area_size(60)
+        .build_cartesian_2d(
+            0..QUANTILES.len() - 1,
+            ((lo * 0.8).max(1.0)..hi * 1.25).log_scale(),
+        )?;
+    chart
+        .configure_mesh()
+        .x_labels(QUANTILES.len())
+        .x_label_formatter(&|i| QUANTILES.get(*i).map_or("", |q| q.1).to_string())
+        .draw()?;
+    for (i, (name, v)) in series.iter().enumerate() {
+        let color = Palette99::pick(i);
+        chart
+            .draw_series(LineSeries::new(
+                v.iter().copied().enumerate(),
+                color.stroke_width(2),
+            ))?
+            .label(name.clone())
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
+            });
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .position(SeriesLabelPosition::UpperLeft)
+        .draw()?;
+    root.present()?;
+    Ok(())
+}

@@ -1,0 +1,259 @@
+//! Interleaved rounds: every contender of a workload runs once per round,
+//! in an order that rotates each round (A B C, B C A, …), so drift of the
+//! machine hits all alike, and the load of other processes is recorded
+//! beside each figure.
+
+use std::io::{IsTerminal, Write};
+use std::time::{Duration, Instant};
+
+use hdrhistogram::Histogram;
+
+use crate::channel::Kind;
+use crate::load;
+
+/// What one run of a contender measured.
+pub struct Measured {
+    /// Throughput in M items/s, or a round trip in ns.
+    pub figure: f64,
+    /// Every round trip of the run, for latency workloads.
+    pub histogram: Option<Histogram<u64>>,
+}
+
+impl From<f64> for Measured {
+    fn from(figure: f64) -> Self {
+        Measured {
+            figure,
+            histogram: None,
+        }
+    }
+}
+
+/// One contender of a workload: its name and how to run it once with a
+/// given number of items.
+pub struct Entry {
+    /// The row name.
+    pub name: String,
+    /// Ours, peer, baseline or limit.
+    pub kind: Kind,
+    /// One run of that many items (or round trips, or events).
+    pub run: Box<dyn FnMut(u64) -> Measured>,
+}
+
+impl Entry {
+    /// An entry from a name, a kind and a run.
+    pub fn new(
+        name: impl Into<String>,
+        kind: Kind,
+        run: impl FnMut(u64) -> Measured + 'static,
+    ) -> Entry {
+        Entry {
+            name: name.into(),
+            kind,
+            run: Box::new(run),
+        }
+    }
+}
+
+/// One round of one contender.
+#[derive(Debug, Clone)]
+pub struct Round {
+    /// The figure of the run.
+    pub figure: f64,
+    /// Cores' worth of CPU other processes used during it (`None`: unknown).
+    pub others_load: Option<f64>,
+    /// Median, p99 and p99.9 of the run's round trips (latency only).
+    pub percentiles: Option<[f64; 3]>,
+}
+
+/// A contender's rounds.
+#[derive(Debug)]
+pub struct Row {
+    /// The row name.
+    pub name: String,
+    /// Ours, peer, baseline or limit.
+    pub kind: Kind,
+    /// Items (or trips, or events) per run: the workload's number, or fewer
+    /// for a contender so slow that a run would outlast the time budget.
+    pub items: u64,
+    /// One per round, in round order.
+    pub rounds: Vec<Round>,
+    /// Every round trip of every round (latency only).
+    pub histogram: Option<Histogram<u64>>,
+}
+
+/// What the workload measures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    /// Throughput, higher is better.
+    MItemsPerSec,
+    /// Round-trip time, lower is better.
+    Nanos,
+}
+
+impl Unit {
+    /// How the tables write it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Unit::MItemsPerSec => "M items/s",
+            Unit::Nanos => "ns",
+        }
+    }
+    /// Whether a bigger figure is better.
+    pub fn higher_is_better(self) -> bool {
+        self == Unit::MItemsPerSec
+    }
+}
+
+/// A workload's results.
+#[derive(Debug)]
+pub struct Workload {
+    /// `spsc`, `latency`, `mpmc` or `disruptor`.
+    pub suite: &'static str,
+    /// A short name, unique in the report (also the plot's file name).
+    pub name: String,
+    /// The workload's parameters, in words.
+    pub params: String,
+    /// What the figures are.
+    pub unit: Unit,
+    /// One per contender.
+    pub rows: Vec<Row>,
+}
+
+/// How many rounds, how many items, how long a run may last.
+#[derive(Debug, Clone, Copy)]
+pub struct Plan {
+    /// Rounds per workload.
+    pub rounds: usize,
+    /// Items per run, at most.
+    pub items: u64,
+    /// A run of a contender slower than this much work per budget gets
+    /// fewer items, so slow baselines do not dominate the run time.
+    pub budget: Duration,
+}
+
+/// Items (at most `plan.items`) that `run` gets through in about
+/// `plan.budget`: runs of 1,000, 8,000, … items (results discarded; they
+/// also warm up caches and the allocator) until one lasts a tenth of the
+/// budget or reaches `plan.items`, then up to two runs at the fitted size
+/// to correct a first guess that a busy machine slowed down.
+fn calibrate(plan: &Plan, run: &mut dyn FnMut(u64) -> Measured) -> u64 {
+    let mut timed = |n: u64| {
+        let t0 = Instant::now();
+        run(n);
+        t0.elapsed().max(Duration::from_nanos(1))
+    };
+    let fit = |n: u64, took: Duration| {
+        let f = plan.budget.as_secs_f64() / took.as_secs_f64() * n as f64;
+        (f as u64).clamp(n.min(plan.items), plan.items)
+    };
+    let mut n = plan.items.min(1000);
+    let mut took = timed(n);
+    while took < plan.budget / 10 && n < plan.items {
+        n = (n * 8).min(plan.items);
+        took = timed(n);
+    }
+    for _ in 0..2 {
+        if n >= plan.items {
+            break;
+        }
+        n = fit(n, took);
+        took = timed(n);
+        if took >= plan.budget / 2 {
+            break;
+        }
+    }
+    n
+}
+
+/// Runs `entries` for `plan.rounds` interleaved rounds.
+pub fn interleave(
+    suite: &'static str,
+    name: String,
+    params: String,
+    unit: Unit,
+    plan: Plan,
+    mut entries: Vec<Entry>,
+) -> Workload {
+    let rounds = plan.rounds;
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let n = entries.len();
+    let mut rows: Vec<Row> = entries
+        .iter()
+        .map(|e| Row {
+            name: e.name.clone(),
+            kind: e.kind,
+            items: 0,
+            rounds: Vec::with_capacity(rounds),
+            histogram: None,
+        })
+        .collect();
+    let tty = std::io::stderr().is_terminal();
+    for (e, row) in entries.iter_mut().zip(&mut rows) {
+        progress(
+            tty,
+            false,
+            &name,
+            0,
+            rounds,
+            &format!("calibrating {}", e.name),
+        );
+        row.items = calibrate(&plan, &mut *e.run);
+    }
+    for r in 0..rounds {
+        for i in 0..n {
+            let idx = (i + r) % n;
+            progress(tty, i == 0, &name, r, rounds, &entries[idx].name);
+            let before = load::Sample::now();
+            let m = (entries[idx].run)(rows[idx].items);
+            let after = load::Sample::now();
+            let others_load = before.zip(after).map(|(b, a)| b.others_until(&a, cores));
+            let percentiles = m.histogram.as_ref().map(|h| {
+                [
+                    h.value_at_quantile(0.5) as f64,
+                    h.value_at_quantile(0.99) as f64,
+                    h.value_at_quantile(0.999) as f64,
+                ]
+            });
+            let row = &mut rows[idx];
+            if let Some(h) = m.histogram {
+                match &mut row.histogram {
+                    Some(all) => all
+                        .add(&h)
+                        .expect("histograms of one workload share bounds"),
+                    none => *none = Some(h),
+                }
+            }
+            row.rounds.push(Round {
+                figure: m.figure,
+                others_load,
+                percentiles,
+            });
+        }
+    }
+    if tty {
+        eprint!("\r\x1b[K");
+    }
+    Workload {
+        suite,
+        name,
+        params,
+        unit,
+        rows,
+    }
+}
+
+/// Progress on stderr: which workload, which round, which contender
+/// (rewritten in place on a terminal; one line per round otherwise).
+fn progress(tty: bool, first: bool, workload: &str, round: usize, rounds: usize, contender: &str) {
+    let mut err = std::io::stderr();
+    if tty {
+        let _ = write!(
+            err,
+            "\r\x1b[K[{workload}] round {}/{rounds}: {contender}",
+            round + 1
+        );
+        let _ = err.flush();
+    } else if first {
+        let _ = writeln!(err, "[{workload}] round {}/{rounds}", round + 1);
+    }
+}

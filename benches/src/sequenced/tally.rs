@@ -1,0 +1,91 @@
+//! What each handler of the disruptor suite checks: every producer's
+//! events arrive once each, in order. It never panics inside the handler
+//! (the `disruptor` crate's producers spin forever when a handler thread
+//! dies); the verdict is read after the run.
+
+use std::sync::{Arc, Mutex};
+
+use super::Handler;
+
+/// What a handler saw, reported when its thread drops it.
+#[derive(Debug, Clone, Default)]
+struct Seen {
+    /// Per producer, how many events arrived.
+    counts: Vec<u64>,
+    /// The first broken expectation, if any.
+    error: Option<String>,
+}
+
+/// One handler's record, shared between the handler and the harness.
+pub struct Tally {
+    seen: Arc<Mutex<Option<Seen>>>,
+    producers: usize,
+    shift: u32,
+}
+
+impl Tally {
+    /// A tally for a topology with `producers` producers whose values carry
+    /// the producer's id above bit `shift`.
+    pub fn new(producers: usize, shift: u32) -> Tally {
+        Tally {
+            seen: Arc::new(Mutex::new(None)),
+            producers,
+            shift,
+        }
+    }
+
+    /// The handler: counts in its own state, hands the result over when it
+    /// is dropped (its thread ends, after the last event).
+    pub fn handler(&self) -> Handler {
+        struct Local {
+            seen: Seen,
+            out: Arc<Mutex<Option<Seen>>>,
+        }
+        impl Drop for Local {
+            fn drop(&mut self) {
+                if let Ok(mut out) = self.out.lock() {
+                    *out = Some(std::mem::take(&mut self.seen));
+                }
+            }
+        }
+        let mut local = Local {
+            seen: Seen {
+                counts: vec![0; self.producers],
+                error: None,
+            },
+            out: self.seen.clone(),
+        };
+        let shift = self.shift;
+        Box::new(move |v: u64| {
+            let (p, seq) = ((v >> shift) as usize, v & ((1 << shift) - 1));
+            let seen = &mut local.seen;
+            match seen.counts.get_mut(p) {
+                Some(n) if *n == seq => *n += 1,
+                _ if seen.error.is_some() => {}
+                Some(n) => {
+                    seen.error = Some(format!("producer {p}: expected event {n}, got {seq}"))
+                }
+                None => seen.error = Some(format!("an event from no producer: {v:#x}")),
+            }
+        })
+    }
+
+    /// Whether the handler saw `per_producer` events of every producer, in
+    /// order.
+    pub fn verdict(&self, per_producer: u64) -> Result<(), String> {
+        let seen = self.seen.lock().map_err(|_| "poisoned".to_string())?;
+        let seen = seen
+            .as_ref()
+            .ok_or("the handler was never dropped: its thread did not finish")?;
+        if let Some(e) = &seen.error {
+            return Err(e.clone());
+        }
+        match seen.counts.iter().position(|&n| n != per_producer) {
+            Some(p) => Err(format!(
+                "producer {p}: {} events arrived, {per_producer} were published",
+                seen.counts[p]
+            )),
+            None => Ok(()),
+        }
+    }
+}

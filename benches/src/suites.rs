@@ -1,0 +1,266 @@
+//! Which workloads the report runs, with which contenders and sizes.
+
+use crate::channel::{Channel, Kind, Shared};
+use crate::cli::{Options, Suite};
+use crate::contenders::{self, ChannelVisitor, SharedVisitor};
+use crate::rounds::{Entry, Unit, Workload, interleave};
+use crate::sequenced::{self, Ring, RingVisitor, Topology};
+use crate::workloads::spsc::Ops;
+use crate::workloads::{floor, mpmc, round_trip, spsc};
+
+/// SPSC capacities.
+pub const SPSC_CAPACITIES: [usize; 3] = [2, 1024, 65_536];
+/// Batch sizes for the contenders with slice operations.
+pub const BATCHES: [usize; 2] = [16, 256];
+/// Capacity of the round-trip and MPMC queues.
+pub const CAPACITY: usize = 1024;
+/// Size of the disruptor rings and of each crossbeam-channel arc (as the
+/// LMAX perf tests: 64 Ki events). On a machine with fewer cores than the
+/// topology has threads, busy-spinning handlers move at most a ring's worth
+/// of events per time slice, so a small ring would measure the scheduler.
+pub const RING: usize = 65_536;
+/// MPMC shapes (producers, consumers).
+pub const MPMC_SHAPES: [(u64, u64); 3] = [(1, 1), (2, 2), (4, 4)];
+
+/// Round trips per round.
+pub fn trips(items: u64) -> u64 {
+    (items / 50).max(10)
+}
+
+/// Events per round of a disruptor topology: three or four threads on the
+/// cores, each shape in turn.
+pub fn events(items: u64) -> u64 {
+    (items / 4).max(3)
+}
+
+/// The run's parameters, for the header.
+pub fn params(o: &Options) -> Vec<(String, String)> {
+    let p = |k: &str, v: String| (k.to_string(), v);
+    vec![
+        p("rounds per workload", o.rounds.to_string()),
+        p(
+            "time budget per run",
+            format!(
+                "{:.2} s: a contender too slow to move the workload's items in it gets fewer (the `items` column; 1,000 at least)",
+                o.budget().as_secs_f64()
+            ),
+        ),
+        p(
+            "SPSC throughput",
+            format!(
+                "u64 items, up to {} per round, capacities {:?}, single items and batches of {:?}",
+                o.items, SPSC_CAPACITIES, BATCHES
+            ),
+        ),
+        p(
+            "round trip",
+            format!(
+                "up to {} trips per round over two queues of {CAPACITY}, timer call included",
+                trips(o.items)
+            ),
+        ),
+        p(
+            "MPMC throughput",
+            format!(
+                "up to {} u64 items per round, capacity {CAPACITY}, shapes 1P1C 2P2C 4P4C",
+                o.items
+            ),
+        ),
+        p(
+            "disruptor topologies",
+            format!(
+                "up to {} events per round, ring (and each channel) of {RING}, BusySpin",
+                events(o.items)
+            ),
+        ),
+    ]
+}
+
+/// Runs every selected workload.
+pub fn run(o: &Options) -> Vec<Workload> {
+    let mut out = Vec::new();
+    if o.runs(Suite::Spsc) {
+        spsc_suite(o, &mut out);
+    }
+    if o.runs(Suite::Mpmc) {
+        mpmc_suite(o, &mut out);
+    }
+    if o.runs(Suite::Disruptor) {
+        disruptor_suite(o, &mut out);
+    }
+    out
+}
+
+/// Name of the floor rows.
+const LIMIT: &str = "limit";
+
+fn spsc_suite(o: &Options, out: &mut Vec<Workload>) {
+    struct Throughput {
+        capacity: usize,
+        ops: Ops,
+        entries: Vec<Entry>,
+    }
+    impl ChannelVisitor for Throughput {
+        fn visit<C: Channel>(&mut self) {
+            if self.ops != Ops::Single && !C::SLICES {
+                return;
+            }
+            let (capacity, ops) = (self.capacity, self.ops);
+            self.entries
+                .push(Entry::new(C::NAME, C::KIND, move |items| {
+                    spsc::throughput::<C>(items, capacity, ops).into()
+                }));
+        }
+    }
+    for capacity in SPSC_CAPACITIES {
+        let ops = std::iter::once(Ops::Single).chain(
+            BATCHES
+                .iter()
+                .filter(|&&b| b <= capacity)
+                .map(|&b| Ops::Batch(b)),
+        );
+        for ops in ops {
+            let mut v = Throughput {
+                capacity,
+                ops,
+                entries: Vec::new(),
+            };
+            contenders::each_channel(&mut v);
+            v.entries.push(Entry::new(LIMIT, Kind::Limit, move |items| {
+                floor::throughput(items, capacity).into()
+            }));
+            let (name, how) = match ops {
+                Ops::Single => (
+                    format!("cap {capacity}, single"),
+                    "one item per operation".to_string(),
+                ),
+                Ops::Batch(b) => (
+                    format!("cap {capacity}, batch {b}"),
+                    format!("slices of up to {b} items"),
+                ),
+            };
+            let params = format!(
+                "1 producer, 1 consumer, u64 items, capacity {capacity}, {how}; `limit` hands over whole cache lines of 7 items"
+            );
+            out.push(interleave(
+                "SPSC throughput",
+                name,
+                params,
+                Unit::MItemsPerSec,
+                o.plan(o.items),
+                v.entries,
+            ));
+        }
+    }
+
+    struct Trips {
+        entries: Vec<Entry>,
+    }
+    impl ChannelVisitor for Trips {
+        fn visit<C: Channel>(&mut self) {
+            self.entries
+                .push(Entry::new(C::NAME, C::KIND, move |trips| {
+                    round_trip::round_trip::<C>(trips, CAPACITY)
+                }));
+        }
+    }
+    let mut v = Trips {
+        entries: Vec::new(),
+    };
+    contenders::each_channel(&mut v);
+    v.entries
+        .push(Entry::new(LIMIT, Kind::Limit, floor::round_trip));
+    let params = format!(
+        "ping-pong over two queues of {CAPACITY}, timed trips (the `items` column) per round; `limit` bounces one AtomicU64"
+    );
+    out.push(interleave(
+        "round-trip latency",
+        "round trip".into(),
+        params,
+        Unit::Nanos,
+        o.plan(trips(o.items)),
+        v.entries,
+    ));
+}
+
+fn mpmc_suite(o: &Options, out: &mut Vec<Workload>) {
+    struct Shape {
+        producers: u64,
+        consumers: u64,
+        entries: Vec<Entry>,
+    }
+    impl SharedVisitor for Shape {
+        fn visit<C: Shared>(&mut self) {
+            let (p, c) = (self.producers, self.consumers);
+            self.entries
+                .push(Entry::new(C::NAME, C::KIND, move |items| {
+                    mpmc::throughput::<C>(p, c, items, CAPACITY).into()
+                }));
+        }
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as u64;
+    for (producers, consumers) in MPMC_SHAPES {
+        let mut v = Shape {
+            producers,
+            consumers,
+            entries: Vec::new(),
+        };
+        contenders::each_shared(&mut v);
+        v.entries.push(Entry::new(LIMIT, Kind::Limit, move |items| {
+            floor::throughput(items, CAPACITY).into()
+        }));
+        let threads = producers + consumers;
+        let over = if threads > cores {
+            format!(", {threads} threads on {cores} cores (oversubscribed)")
+        } else {
+            String::new()
+        };
+        let params = format!(
+            "{producers} producers, {consumers} consumers, u64 items, capacity {CAPACITY}{over}; `limit` is the 1P1C cache-line floor; mpsc::sync_channel is absent (its receiver cannot be shared)"
+        );
+        out.push(interleave(
+            "MPMC throughput",
+            format!("{producers}P{consumers}C"),
+            params,
+            Unit::MItemsPerSec,
+            o.plan(o.items),
+            v.entries,
+        ));
+    }
+}
+
+fn disruptor_suite(o: &Options, out: &mut Vec<Workload>) {
+    struct Topo {
+        topology: Topology,
+        entries: Vec<Entry>,
+    }
+    impl RingVisitor for Topo {
+        fn visit<R: Ring>(&mut self) {
+            let t = self.topology;
+            self.entries
+                .push(Entry::new(R::NAME, R::KIND, move |events| {
+                    sequenced::throughput::<R>(t, events, RING).into()
+                }));
+        }
+    }
+    for topology in Topology::ALL {
+        let mut v = Topo {
+            topology,
+            entries: Vec::new(),
+        };
+        sequenced::each_ring(&mut v);
+        let params = format!(
+            "events (u64), ring (and each channel) of {RING}, {} producer thread(s) and {} consumer threads, not pinned",
+            topology.producers(),
+            topology.consumers()
+        );
+        out.push(interleave(
+            "disruptor topologies",
+            topology.name().into(),
+            params,
+            Unit::MItemsPerSec,
+            o.plan(events(o.items)),
+            v.entries,
+        ));
+    }
+}

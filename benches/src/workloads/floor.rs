@@ -1,0 +1,134 @@
+//! The physical floor, the `limit` rows: what two cores of this machine
+//! can do with no queue logic at all.
+//!
+//! - Round trip: two threads bounce one `AtomicU64` (one cache line).
+//! - Throughput: a ring of cache lines, each holding a stamp and seven u64
+//!   items; the producer fills a whole line and flips its stamp, the
+//!   consumer reads the line and flips it back. No head, no tail, no
+//!   capacity arithmetic: one line moves to the consumer and back per
+//!   seven items, which is as few transfers as a queue of u64 can make.
+
+use std::hint::spin_loop;
+use std::sync::Barrier;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::thread;
+use std::time::Instant;
+
+use crossbeam_utils::CachePadded;
+
+use crate::pin;
+use crate::rounds::Measured;
+use crate::workloads::round_trip::{WARM_UP_TRIPS, histogram, record};
+
+/// Items per cache line (the eighth word is the stamp).
+const PER_LINE: usize = 7;
+
+/// One cache line: `stamp` is `2 * lap` while the line is free for the
+/// producer's lap `lap`, `2 * lap + 1` once it holds that lap's items.
+#[repr(align(64))]
+struct Line {
+    stamp: AtomicU64,
+    items: [AtomicU64; PER_LINE],
+}
+
+/// One round of the throughput floor with about `capacity` items in flight
+/// (at least two lines); returns M items/s.
+pub fn throughput(items: u64, capacity: usize) -> f64 {
+    let lines = capacity.div_ceil(PER_LINE).max(2);
+    let ring: Vec<Line> = (0..lines)
+        .map(|_| Line {
+            stamp: AtomicU64::new(0),
+            items: Default::default(),
+        })
+        .collect();
+    let full_lines = items / PER_LINE as u64;
+    let start = Barrier::new(2);
+    let elapsed = thread::scope(|s| {
+        let (ring, start) = (&ring, &start);
+        s.spawn(move || {
+            pin::thread(0, 2);
+            start.wait();
+            for n in 0..full_lines {
+                let line = &ring[(n % lines as u64) as usize];
+                let lap = n / lines as u64;
+                // Acquire pairs with the consumer's Release store: its reads
+                // of the last lap are done before we overwrite the items.
+                while line.stamp.load(Ordering::Acquire) != 2 * lap {
+                    spin_loop();
+                }
+                for (k, item) in line.items.iter().enumerate() {
+                    item.store(n * PER_LINE as u64 + k as u64, Ordering::Relaxed);
+                }
+                // Release pairs with the consumer's Acquire load: the items
+                // are written before the line reads as full.
+                line.stamp.store(2 * lap + 1, Ordering::Release);
+            }
+        });
+        let consumer = s.spawn(move || {
+            pin::thread(1, 2);
+            start.wait();
+            let t0 = Instant::now();
+            for n in 0..full_lines {
+                let line = &ring[(n % lines as u64) as usize];
+                let lap = n / lines as u64;
+                // Acquire pairs with the producer's Release store.
+                while line.stamp.load(Ordering::Acquire) != 2 * lap + 1 {
+                    spin_loop();
+                }
+                for (k, item) in line.items.iter().enumerate() {
+                    let v = item.load(Ordering::Relaxed);
+                    assert_eq!(v, n * PER_LINE as u64 + k as u64, "limit: lost an item");
+                }
+                // Release pairs with the producer's Acquire load.
+                line.stamp.store(2 * (lap + 1), Ordering::Release);
+            }
+            t0.elapsed()
+        });
+        consumer.join().expect("consumer panicked")
+    });
+    (full_lines * PER_LINE as u64) as f64 / elapsed.as_secs_f64() / 1e6
+}
+
+/// One round of the round-trip floor: `trips` bounces of one `AtomicU64`;
+/// the figure is the round's median, timer call included as for the queues.
+pub fn round_trip(trips: u64) -> Measured {
+    // Odd values travel there, even ones back.
+    let ball = CachePadded::new(AtomicU64::new(0));
+    let start = Barrier::new(2);
+    let h = thread::scope(|s| {
+        let (ball, start) = (&ball, &start);
+        s.spawn(move || {
+            pin::thread(1, 2);
+            start.wait();
+            for i in 0..WARM_UP_TRIPS + trips {
+                // Acquire/Release pair with the pinger's Release/Acquire.
+                while ball.load(Ordering::Acquire) != 2 * i + 1 {
+                    spin_loop();
+                }
+                ball.store(2 * i + 2, Ordering::Release);
+            }
+        });
+        let pinger = s.spawn(move || {
+            pin::thread(0, 2);
+            start.wait();
+            let mut h = histogram();
+            for i in 0..WARM_UP_TRIPS + trips {
+                let t0 = Instant::now();
+                // Release/Acquire pair with the echo's Acquire/Release.
+                ball.store(2 * i + 1, Ordering::Release);
+                while ball.load(Ordering::Acquire) != 2 * i + 2 {
+                    spin_loop();
+                }
+                if i >= WARM_UP_TRIPS {
+                    record(&mut h, t0);
+                }
+            }
+            h
+        });
+        pinger.join().expect("pinger panicked")
+    });
+    Measured {
+        figure: h.value_at_quantile(0.5) as f64,
+        histogram: Some(h),
+    }
+}

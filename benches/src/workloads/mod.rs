@@ -1,0 +1,6 @@
+//! The shapes of work the report measures, each generic over a contender.
+
+pub mod floor;
+pub mod mpmc;
+pub mod round_trip;
+pub mod spsc;

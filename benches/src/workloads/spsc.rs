@@ -1,0 +1,109 @@
+//! SPSC throughput: one producer sends `0..items` (u64), one consumer
+//! receives them and checks each is the next one expected and that the sum
+//! is right. A contender that loses, duplicates or reorders an item panics
+//! the run: it never gets a number.
+
+use std::sync::Barrier;
+use std::thread;
+use std::time::Instant;
+
+use crate::channel::Channel;
+use crate::pin;
+use crate::wait::Backoff;
+
+/// Single items, or batches of this many items through the contender's
+/// slice operations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ops {
+    /// `send`/`recv` one item at a time.
+    Single,
+    /// `send_slice`/`recv_slice` of up to this many items.
+    Batch(usize),
+}
+
+/// One round; returns M items/s from the start signal to the last receive.
+pub fn throughput<C: Channel>(items: u64, capacity: usize, ops: Ops) -> f64 {
+    let (tx, rx) = C::with_capacity(capacity);
+    let start = Barrier::new(2);
+    let elapsed = thread::scope(|s| {
+        let start = &start;
+        s.spawn(move || {
+            pin::thread(0, 2);
+            start.wait();
+            produce::<C>(tx, items, ops);
+        });
+        let consumer = s.spawn(move || {
+            pin::thread(1, 2);
+            start.wait();
+            let t0 = Instant::now();
+            let sum = consume::<C>(rx, items, ops);
+            let elapsed = t0.elapsed();
+            let want = items.wrapping_mul(items.wrapping_sub(1)) / 2;
+            assert_eq!(sum, want, "{}: the sum of what arrived is wrong", C::NAME);
+            elapsed
+        });
+        consumer.join().expect("consumer panicked")
+    });
+    items as f64 / elapsed.as_secs_f64() / 1e6
+}
+
+fn produce<C: Channel>(mut tx: C::Tx, items: u64, ops: Ops) {
+    match ops {
+        Ops::Single => (0..items).for_each(|i| C::send(&mut tx, i)),
+        Ops::Batch(b) => {
+            let mut buf = vec![0u64; b];
+            let mut next = 0;
+            while next < items {
+                let n = (items - next).min(b as u64) as usize;
+                buf[..n]
+                    .iter_mut()
+                    .zip(next..)
+                    .for_each(|(slot, v)| *slot = v);
+                let mut sent = 0;
+                let mut backoff = Backoff::new();
+                while sent < n {
+                    match C::send_slice(&mut tx, &buf[sent..n]) {
+                        0 => backoff.snooze(),
+                        k => sent += k,
+                    }
+                }
+                next += n as u64;
+            }
+        }
+    }
+}
+
+/// Receives `items` items, checking the order; returns their sum.
+fn consume<C: Channel>(mut rx: C::Rx, items: u64, ops: Ops) -> u64 {
+    let mut sum = 0u64;
+    let mut check = |expected: u64, got: u64| {
+        if got != expected {
+            panic!(
+                "{}: lost, duplicated or reordered an item: expected {expected}, got {got}",
+                C::NAME
+            );
+        }
+        sum = sum.wrapping_add(got);
+    };
+    match ops {
+        Ops::Single => (0..items).for_each(|i| check(i, C::recv(&mut rx))),
+        Ops::Batch(b) => {
+            let mut buf = vec![0u64; b];
+            let mut next = 0;
+            let mut backoff = Backoff::new();
+            while next < items {
+                let want = (items - next).min(b as u64) as usize;
+                match C::recv_slice(&mut rx, &mut buf[..want]) {
+                    0 => backoff.snooze(),
+                    k => {
+                        for &v in &buf[..k] {
+                            check(next, v);
+                            next += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    sum
+}

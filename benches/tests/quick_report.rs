@@ -1,0 +1,178 @@
+//! The report's smoke run: `report --quick` must finish, write every
+//! file, and give every contender of every workload a figure for every
+//! round. It checks presence, never speed (this runs in debug builds too).
+
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use hotq_benches::channel::{Channel, Shared};
+use hotq_benches::contenders::{self, ChannelVisitor, SharedVisitor};
+use hotq_benches::sequenced::{self, Ring, RingVisitor, Topology};
+use serde_json::Value;
+
+/// Past this the run counts as hung (the quick run takes seconds).
+const DEADLINE: Duration = Duration::from_secs(240);
+
+#[derive(Default)]
+struct Names {
+    all: Vec<&'static str>,
+    slices: Vec<&'static str>,
+    shared: Vec<&'static str>,
+    rings: Vec<&'static str>,
+}
+impl ChannelVisitor for Names {
+    fn visit<C: Channel>(&mut self) {
+        self.all.push(C::NAME);
+        if C::SLICES {
+            self.slices.push(C::NAME);
+        }
+    }
+}
+impl SharedVisitor for Names {
+    fn visit<C: Shared>(&mut self) {
+        self.shared.push(C::NAME);
+    }
+}
+impl RingVisitor for Names {
+    fn visit<R: Ring>(&mut self) {
+        self.rings.push(R::NAME);
+    }
+}
+
+fn out_dir() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hotq-quick-report-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// Runs `report --quick`, failing if it outlives [`DEADLINE`].
+fn run_quick(out: &PathBuf) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_report"))
+        .args(["--quick", "--out"])
+        .arg(out)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("the report binary starts");
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            assert!(status.success(), "report --quick failed: {status}");
+            break;
+        }
+        if start.elapsed() > DEADLINE {
+            let _ = child.kill();
+            panic!("report --quick still running after {DEADLINE:?}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let mut stdout = String::new();
+    use std::io::Read;
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut stdout)
+        .unwrap();
+    stdout
+}
+
+#[test]
+fn quick_report_gives_every_contender_a_figure_and_valid_json() {
+    let mut names = Names::default();
+    contenders::each_channel(&mut names);
+    contenders::each_shared(&mut names);
+    sequenced::each_ring(&mut names);
+
+    let out = out_dir();
+    let stdout = run_quick(&out);
+    assert!(
+        stdout.contains("# hotq benchmark report"),
+        "the tables go to stdout"
+    );
+
+    let json: Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join("report.json")).expect("report.json written"),
+    )
+    .expect("report.json parses");
+    let header = &json["header"];
+    for key in [
+        "date", "cpu", "cores", "rustc", "pinned", "crates", "params",
+    ] {
+        assert!(!header[key].is_null(), "header lacks {key}");
+    }
+    let rounds = 2;
+    let workloads = json["workloads"].as_array().expect("workloads");
+    let expect = |suite: &str, name_has: &str, contenders: &[&str]| {
+        let w = workloads
+            .iter()
+            .find(|w| w["suite"] == suite && w["name"].as_str().unwrap().contains(name_has))
+            .unwrap_or_else(|| panic!("no workload {suite} / {name_has}"));
+        let rows = w["rows"].as_array().unwrap();
+        for c in contenders.iter().chain(std::iter::once(&"limit")) {
+            if *c == "limit" && suite == "disruptor topologies" {
+                continue;
+            }
+            let row = rows
+                .iter()
+                .find(|r| r["name"] == *c)
+                .unwrap_or_else(|| panic!("{suite} / {}: no row for {c}", w["name"]));
+            let figs = row["rounds"].as_array().unwrap();
+            assert_eq!(figs.len(), rounds, "{c}: one figure per round");
+            for r in figs {
+                let f = r["figure"].as_f64().expect("a number");
+                assert!(f.is_finite() && f > 0.0, "{c}: figure {f}");
+                assert!(r.get("others_load").is_some(), "{c}: the load is recorded");
+            }
+            assert!(row["figure"]["median"].is_number());
+        }
+    };
+    for cap in ["cap 2,", "cap 1024,", "cap 65536,"] {
+        expect("SPSC throughput", &format!("{cap} single"), &names.all);
+    }
+    for batch in [
+        "cap 1024, batch 16",
+        "cap 1024, batch 256",
+        "cap 65536, batch 256",
+    ] {
+        expect("SPSC throughput", batch, &names.slices);
+    }
+    expect("round-trip latency", "round trip", &names.all);
+    for shape in ["1P1C", "2P2C", "4P4C"] {
+        expect("MPMC throughput", shape, &names.shared);
+    }
+    for t in Topology::ALL {
+        expect("disruptor topologies", t.name(), &names.rings);
+    }
+    let rt = workloads
+        .iter()
+        .find(|w| w["name"] == "round trip")
+        .unwrap();
+    assert!(
+        rt["rows"][0]["percentiles"]["p99.9"].is_number(),
+        "latency percentiles"
+    );
+
+    for file in [
+        "report.md",
+        "README-tables.md",
+        "round-trip-latency-round-trip.svg",
+    ] {
+        let text =
+            std::fs::read_to_string(out.join(file)).unwrap_or_else(|_| panic!("{file} written"));
+        assert!(!text.is_empty(), "{file} is empty");
+    }
+    let svgs = std::fs::read_dir(&out)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "svg")
+        })
+        .count();
+    assert_eq!(svgs, workloads.len(), "one plot per workload");
+    let _ = std::fs::remove_dir_all(&out);
+}
