@@ -2,6 +2,7 @@
 
 use serde_json::{Value, json};
 
+use super::goals;
 use super::header::{CRATE_VERSIONS, Header};
 use super::stats;
 use crate::rounds::Workload;
@@ -36,6 +37,12 @@ pub fn render(header: &Header, workloads: &[Workload]) -> Value {
             "crates": versions,
             "params": params,
         },
+        "goals": goals::evaluate(workloads).iter().map(|g| json!({
+            "goal": g.what,
+            "target": g.target,
+            "measured": summary(g.measured),
+            "met": g.met,
+        })).collect::<Vec<_>>(),
         "workloads": workloads.iter().map(|w| {
             let st = stats::of(w);
             json!({

@@ -1,5 +1,6 @@
 //! Turning workloads into the report: Markdown tables, JSON, SVG plots.
 
+pub mod goals;
 pub mod header;
 pub mod json;
 pub mod markdown;
