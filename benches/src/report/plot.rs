@@ -78,6 +78,16 @@ const QUANTILES: [(f64, &str); 6] = [
     (1.0, "max"),
 ];
 
+/// `850 ns`, `12 µs`, `3 ms`: axis labels that fit.
+fn duration(ns: f64) -> String {
+    match ns {
+        n if n < 1e3 => format!("{n:.0} ns"),
+        n if n < 1e6 => format!("{:.0} µs", n / 1e3),
+        n if n < 1e9 => format!("{:.0} ms", n / 1e6),
+        n => format!("{:.1} s", n / 1e9),
+    }
+}
+
 /// Round-trip percentiles, one line per contender, log scale.
 pub fn percentiles(w: &Workload, path: &Path) -> Res {
     assert_eq!(w.unit, Unit::Nanos, "percentiles of a latency workload");
@@ -107,7 +117,7 @@ pub fn percentiles(w: &Workload, path: &Path) -> Res {
     root.fill(&WHITE)?;
     let mut chart = ChartBuilder::on(&root)
         .caption(
-            format!("{}: round trip, ns (log)", w.name),
+            format!("{}: latency percentiles (log scale)", w.name),
             ("sans-serif", 18),
         )
         .margin(10)
@@ -121,6 +131,7 @@ pub fn percentiles(w: &Workload, path: &Path) -> Res {
         .configure_mesh()
         .x_labels(QUANTILES.len())
         .x_label_formatter(&|i| QUANTILES.get(*i).map_or("", |q| q.1).to_string())
+        .y_label_formatter(&|ns| duration(*ns))
         .draw()?;
     for (i, (name, v)) in series.iter().enumerate() {
         let color = Palette99::pick(i);
