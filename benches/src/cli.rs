@@ -44,9 +44,9 @@ usage: report [--suite spsc|mpmc|disruptor|all] [--rounds N] [--items N] [--quic
               [--out DIR] [--readme README.md] [--no-pin]
 
   --suite    which workloads (default all)
-  --rounds   interleaved rounds per workload (default 7; --quick: 2)
+  --rounds   interleaved rounds per workload (default 5; --quick: 2)
   --items    items per round of a throughput workload (default 4000000; --quick: 20000)
-             (fewer for a contender too slow to move them in 0.2 s)
+             (fewer for a contender too slow to move them in 0.15 s)
   --quick    a smoke run of every workload and contender, in seconds
   --out      where the report goes (default target/hotq-report)
   --readme   also replace the generated tables of this README
@@ -90,7 +90,7 @@ impl Options {
             }
         }
         if o.rounds == 0 {
-            o.rounds = if o.quick { 2 } else { 7 };
+            o.rounds = if o.quick { 2 } else { 5 };
         }
         if o.items == 0 {
             o.items = if o.quick { 20_000 } else { 4_000_000 };
@@ -99,9 +99,12 @@ impl Options {
     }
 
     /// How long one run of one contender may take before it gets fewer
-    /// items than the workload's (0.2 s; 0.02 s for `--quick`).
+    /// items than the workload's (0.15 s; 0.02 s for `--quick`). With
+    /// about 100 contender-workload pairs, 5 rounds and calibration (at most
+    /// about 3 budgets), even a run where every contender is slow stays
+    /// under 4 minutes.
     pub fn budget(&self) -> Duration {
-        Duration::from_millis(if self.quick { 20 } else { 200 })
+        Duration::from_millis(if self.quick { 20 } else { 150 })
     }
 
     /// The plan of a workload of up to `items` items per run.
@@ -148,7 +151,7 @@ mod tests {
         let o = parse("").unwrap();
         assert_eq!(
             (o.suite, o.rounds, o.items, o.quick, o.pin),
-            (Suite::All, 7, 4_000_000, false, true)
+            (Suite::All, 5, 4_000_000, false, true)
         );
         let o = parse("--quick --suite mpmc --out /tmp/x --no-pin").unwrap();
         assert_eq!(
