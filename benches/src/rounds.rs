@@ -57,6 +57,8 @@ impl Entry {
 /// One round of one contender.
 #[derive(Debug, Clone)]
 pub struct Round {
+    /// Items (or trips, or events) the run moved.
+    pub items: u64,
     /// The figure of the run.
     pub figure: f64,
     /// Cores' worth of CPU other processes used during it (`None`: unknown).
@@ -72,8 +74,9 @@ pub struct Row {
     pub name: String,
     /// Ours, peer, baseline or limit.
     pub kind: Kind,
-    /// Items (or trips, or events) per run: the workload's number, or fewer
-    /// for a contender so slow that a run would outlast the time budget.
+    /// Items (or trips, or events) for the next run: the workload's number,
+    /// or fewer for a contender so slow that a run would outlast the time
+    /// budget (each round records what it ran).
     pub items: u64,
     /// One per round, in round order.
     pub rounds: Vec<Round>,
@@ -204,8 +207,18 @@ pub fn interleave(
             let idx = (i + r) % n;
             progress(tty, i == 0, &name, r, rounds, &entries[idx].name);
             let before = load::Sample::now();
-            let m = (entries[idx].run)(rows[idx].items);
+            let items = rows[idx].items;
+            let t0 = Instant::now();
+            let m = (entries[idx].run)(items);
+            let took = t0.elapsed();
             let after = load::Sample::now();
+            // A machine that got busier than during calibration: later
+            // rounds of this contender get fewer items, so one slow phase
+            // cannot stretch the whole report.
+            if took > 2 * plan.budget {
+                let fit = plan.budget.as_secs_f64() / took.as_secs_f64() * items as f64;
+                rows[idx].items = (fit as u64).clamp(plan.items.min(1000), items);
+            }
             let others_load = before.zip(after).map(|(b, a)| b.others_until(&a, cores));
             let percentiles = m.histogram.as_ref().map(|h| {
                 [
@@ -224,6 +237,7 @@ pub fn interleave(
                 }
             }
             row.rounds.push(Round {
+                items,
                 figure: m.figure,
                 others_load,
                 percentiles,

@@ -56,7 +56,7 @@ pub fn render(header: &Header, workloads: &[Workload]) -> Value {
                 "rows": w.rows.iter().zip(&st.rows).map(|(row, s)| json!({
                     "name": row.name,
                     "kind": row.kind.label(),
-                    "items_per_run": row.items,
+
                     "figure": summary(Some(s.figure)),
                     "others_load": summary(s.others_load),
                     "vs_baseline": summary(s.vs_baseline),
@@ -66,6 +66,7 @@ pub fn render(header: &Header, workloads: &[Workload]) -> Value {
                         "p50": p50, "p99": p99, "p99.9": p999,
                     })),
                     "rounds": row.rounds.iter().map(|r| json!({
+                        "items": r.items,
                         "figure": r.figure,
                         "others_load": r.others_load,
                         "percentiles": r.percentiles,

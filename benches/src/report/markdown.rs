@@ -106,7 +106,13 @@ pub fn table(w: &Workload, st: &WorkloadStats) -> String {
             c.push(format!("{p99:.0}"));
             c.push(format!("{p999:.0}"));
         }
-        c.push(row.items.to_string());
+        let items = row.rounds.iter().map(|r| r.items);
+        let (lo, hi) = (items.clone().min().unwrap_or(0), items.max().unwrap_or(0));
+        c.push(if lo == hi {
+            lo.to_string()
+        } else {
+            format!("{lo}–{hi}")
+        });
         c.push(cell(rs.vs_baseline, 2));
         c.push(cell(rs.vs_best_peer, 2));
         c.push(
