@@ -11,6 +11,7 @@
 //!   --site TEXT       only mutants whose key contains TEXT; repeatable
 //!   --stale           only mutants MUTANTS.md has no result for (new or changed sites)
 //!   --no-stress       loom models only
+//!   --stress-only     only the stress tests, only on mutants MUTANTS.md records as loom survivors
 //!   --write           merge the results into loom-tests/MUTANTS.md
 //! ```
 //!
@@ -60,6 +61,7 @@ struct Options {
     sites: Vec<String>,
     stale: bool,
     stress: bool,
+    stress_only: bool,
     write: bool,
 }
 
@@ -76,6 +78,7 @@ fn options() -> Result<Options, String> {
             "--check" => o.check = true,
             "--stale" => o.stale = true,
             "--no-stress" => o.stress = false,
+            "--stress-only" => o.stress_only = true,
             "--write" => o.write = true,
             "--crate" => o.crates.push(args.next().ok_or("--crate needs a name")?),
             "--site" => o.sites.push(args.next().ok_or("--site needs a text")?),
@@ -125,6 +128,11 @@ fn app() -> Result<i32, String> {
     let md_path = root.join(sites::MUTANTS_MD);
     let old_rows = sites::parse_rows(&std::fs::read_to_string(&md_path).unwrap_or_default());
     let recorded: BTreeSet<String> = old_rows.iter().map(|r| r.key()).collect();
+    let loom_survivors: BTreeSet<String> = old_rows
+        .iter()
+        .filter(|r| r.result == "survived")
+        .map(|r| r.key())
+        .collect();
     let allowed = sites::parse_allow_list(
         &std::fs::read_to_string(root.join(sites::ALLOW_LIST)).unwrap_or_default(),
     )?;
@@ -138,6 +146,7 @@ fn app() -> Result<i32, String> {
             .flat_map(|s| s.mutants())
             .filter(|m| o.sites.is_empty() || o.sites.iter().any(|f| m.key().contains(f)))
             .filter(|m| !o.stale || !recorded.contains(&m.key()))
+            .filter(|m| !o.stress_only || loom_survivors.contains(&m.key()))
             .collect();
         all_sites.extend(found);
         plan.push((krate, mutants));
@@ -170,7 +179,7 @@ fn app() -> Result<i32, String> {
             eprintln!("mutants: {krate}: nothing to run");
             continue;
         }
-        let mut runner = run::CrateRunner::new(&work, krate, o.stress)?;
+        let mut runner = run::CrateRunner::new(&work, krate, o.stress, !o.stress_only)?;
         for (i, mutant) in mutants.iter().enumerate() {
             let outcome = runner.run(mutant)?;
             eprintln!(

@@ -127,13 +127,28 @@ pub fn write_md(
          `tests/ordering_sites.rs` checks that the sites below are the sources' sites.\n",
         sites::WRITE_COMMAND
     );
-    let _ = writeln!(
-        w,
-        "Last run: {date}, crates {}, {} mutants in {:.1} min on the 2-core machine.\n",
+    // The runs that made this table: earlier ones kept, newest last.
+    let old_md = std::fs::read_to_string(root.join(sites::MUTANTS_MD)).unwrap_or_default();
+    let mut runs: Vec<String> = old_md
+        .lines()
+        .filter_map(|l| {
+            l.strip_prefix("Last run: ")
+                .map(|rest| format!("- run {}", rest.trim_end_matches('.')))
+                .or_else(|| l.starts_with("- run ").then(|| l.to_string()))
+        })
+        .collect();
+    runs.push(format!(
+        "- run {date}: `{}`, crates {}, {} mutants in {:.1} min on the 2-core machine",
+        std::env::args().skip(1).collect::<Vec<_>>().join(" "),
         crates_run.join(", "),
         results.len(),
         elapsed.as_secs_f64() / 60.0
-    );
+    ));
+    let _ = writeln!(w, "Runs that made this table, newest last:\n");
+    for run in &runs[runs.len().saturating_sub(8)..] {
+        let _ = writeln!(w, "{run}");
+    }
+    let _ = writeln!(w);
     let _ = writeln!(w, "## Score\n");
     for line in score_lines(&rows, allowed) {
         let _ = writeln!(w, "{line}");

@@ -38,6 +38,8 @@ pub struct CrateRunner<'a> {
     /// The unmutated stress run's time, when the crate has stress tests
     /// and they are wanted.
     stress: Option<Duration>,
+    /// Whether the loom models run (not with `--stress-only`).
+    loom: bool,
     logs: PathBuf,
 }
 
@@ -45,7 +47,10 @@ impl<'a> CrateRunner<'a> {
     /// Builds the unmutated crate's loom models and stress tests, runs
     /// them all (each must pass: a mutant can only be judged against a
     /// suite that passes), and records their times for the timeouts.
-    pub fn new(work: &'a Scratch, krate: &str, stress: bool) -> Result<Self, String> {
+    ///
+    /// Without `loom` (`--stress-only`), the loom models are neither run
+    /// nor listed: the mutants go straight to the stress tests.
+    pub fn new(work: &'a Scratch, krate: &str, stress: bool, loom: bool) -> Result<Self, String> {
         let package = package_name(&work.root.join(krate).join("Cargo.toml"))?;
         let logs = work.root.join("target").join("mutants-logs");
         fs::create_dir_all(&logs).map_err(|e| format!("{}: {e}", logs.display()))?;
@@ -64,37 +69,14 @@ impl<'a> CrateRunner<'a> {
             package,
             models: Vec::new(),
             stress: None,
+            loom,
             logs,
         };
-        eprintln!("mutants: {krate}: building and running the unmutated loom models");
-        let exe = runner.build(true)?;
-        let list = Command::new(&exe)
-            .args(["--list", "--format", "terse"])
-            .output()
-            .map_err(|e| format!("{}: {e}", exe.display()))?;
-        let names: Vec<String> = String::from_utf8_lossy(&list.stdout)
-            .lines()
-            .filter_map(|l| l.strip_suffix(": test"))
-            .map(str::to_string)
-            .collect();
-        if names.is_empty() {
-            return Err(format!("{krate}: the loom test binary lists no models"));
+        if loom {
+            runner.baseline_models()?;
         }
-        for name in names {
-            let log = runner.logs.join(format!("{krate}-baseline-{name}.log"));
-            let t = Instant::now();
-            match runner.run_model(&exe, &name, Duration::from_secs(1200), &log) {
-                Ended::Passed => runner.models.push((name, t.elapsed())),
-                _ => {
-                    return Err(format!(
-                        "{krate}: loom model {name} fails without any mutation (log: {})",
-                        log.display()
-                    ));
-                }
-            }
-        }
-        runner.models.sort_by_key(|m| m.1);
         let has_stress = work.root.join(krate).join("tests/stress.rs").is_file();
+
         if stress && has_stress {
             eprintln!("mutants: {krate}: building and running the unmutated stress tests");
             let exe = runner.build(false)?;
@@ -124,6 +106,48 @@ impl<'a> CrateRunner<'a> {
         Ok(runner)
     }
 
+    /// Runs the unmutated loom models, one by one, and records their times.
+    fn baseline_models(&mut self) -> Result<(), String> {
+        eprintln!(
+            "mutants: {}: building and running the unmutated loom models",
+            self.krate
+        );
+        let exe = self.build(true)?;
+        let list = Command::new(&exe)
+            .args(["--list", "--format", "terse"])
+            .output()
+            .map_err(|e| format!("{}: {e}", exe.display()))?;
+        let names: Vec<String> = String::from_utf8_lossy(&list.stdout)
+            .lines()
+            .filter_map(|l| l.strip_suffix(": test"))
+            .map(str::to_string)
+            .collect();
+        if names.is_empty() {
+            return Err(format!(
+                "{}: the loom test binary lists no models",
+                self.krate
+            ));
+        }
+        for name in names {
+            let log = self
+                .logs
+                .join(format!("{}-baseline-{name}.log", self.krate));
+            let t = Instant::now();
+            match self.run_model(&exe, &name, Duration::from_secs(1200), &log) {
+                Ended::Passed => self.models.push((name, t.elapsed())),
+                _ => {
+                    return Err(format!(
+                        "{}: loom model {name} fails without any mutation (log: {})",
+                        self.krate,
+                        log.display()
+                    ));
+                }
+            }
+        }
+        self.models.sort_by_key(|m| m.1);
+        Ok(())
+    }
+
     /// Applies `mutant` in the scratch copy, runs the models and then the
     /// stress tests until one fails, and restores the file.
     pub fn run(&mut self, mutant: &Mutant) -> Result<Outcome, String> {
@@ -139,7 +163,6 @@ impl<'a> CrateRunner<'a> {
     fn judge(&mut self, mutant: &Mutant) -> Result<Outcome, String> {
         let start = Instant::now();
         let id = mutant_id(mutant);
-        let exe = self.build(true)?;
         let done = |result, detail: String| {
             Ok(Outcome {
                 result,
@@ -147,36 +170,34 @@ impl<'a> CrateRunner<'a> {
                 seconds: start.elapsed().as_secs_f64(),
             })
         };
-        for (name, baseline) in self.models.clone() {
-            let log = self.logs.join(format!("{id}-{name}.log"));
-            match self.run_model(&exe, &name, baseline * 4 + Duration::from_secs(30), &log) {
-                Ended::Passed => {
-                    let _ = fs::remove_file(&log);
-                }
-                Ended::Failed => return done("killed", format!("loom `{name}`")),
-                Ended::TimedOut => {
-                    return done("timeout", format!("loom `{name}` ran past its limit"));
+        let loom = if self.loom {
+            let exe = self.build(true)?;
+            for (name, baseline) in self.models.clone() {
+                let log = self.logs.join(format!("{id}-{name}.log"));
+                let limit = baseline * 4 + Duration::from_secs(30);
+                match self.run_model(&exe, &name, limit, &log) {
+                    Ended::Passed => {
+                        let _ = fs::remove_file(&log);
+                    }
+                    Ended::Failed => return done("killed", format!("loom `{name}`")),
+                    Ended::TimedOut => {
+                        return done("timeout", format!("loom `{name}` ran past its limit"));
+                    }
                 }
             }
-        }
+            format!("{} loom models", self.models.len())
+        } else {
+            "the loom models (earlier run)".to_string()
+        };
         let Some(baseline) = self.stress else {
-            return done(
-                "survived",
-                format!("{} loom models passed", self.models.len()),
-            );
+            return done("survived", format!("{loom} passed"));
         };
         let exe = self.build(false)?;
         let log = self.logs.join(format!("{id}-stress.log"));
         match self.run_stress(&exe, baseline * 3 + Duration::from_secs(60), &log) {
             Ended::Passed => {
                 let _ = fs::remove_file(&log);
-                done(
-                    "survived",
-                    format!(
-                        "{} loom models and the stress tests passed",
-                        self.models.len()
-                    ),
-                )
+                done("survived", format!("{loom} and the stress tests passed"))
             }
             Ended::Failed => done("killed", format!("stress {}", failed_tests(&log))),
             Ended::TimedOut => done("timeout", "stress tests ran past their limit".into()),
