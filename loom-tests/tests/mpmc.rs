@@ -8,7 +8,6 @@
 use hotq_loom_tests::{DropLog, Spin, model};
 use hotq_mpmc::Queue;
 use loom::sync::Arc;
-use loom::sync::atomic::{AtomicBool, Ordering};
 use loom::thread;
 
 /// Pushes `value`, waiting while the queue is full.
@@ -220,43 +219,6 @@ fn drop_with_items_inside() {
     });
 }
 
-/// `len` reads `head` and `tail` as a pair that existed at one instant: a
-/// producer and a consumer hand one item at a time through a queue of 2
-/// (the producer pushes its second item only after the first was popped),
-/// so a `len` of 2, read from a stale `head` or `tail`, would be a state
-/// the queue never was in.
-#[test]
-fn len_reports_a_state_the_queue_was_in() {
-    model("len_reports_a_state_the_queue_was_in", 3, || {
-        let q = Arc::new(Queue::new(2));
-        let popped = Arc::new(AtomicBool::new(false));
-        let producer = {
-            let (q, popped) = (q.clone(), popped.clone());
-            thread::spawn(move || {
-                push(&q, 0);
-                let mut spin = Spin::new();
-                // Acquire pairs with the consumer's Release store below.
-                while !popped.load(Ordering::Acquire) {
-                    spin.wait();
-                }
-                push(&q, 1);
-            })
-        };
-        let consumer = {
-            let (q, popped) = (q.clone(), popped.clone());
-            thread::spawn(move || {
-                assert_eq!(pop(&q), 0);
-                popped.store(true, Ordering::Release);
-                assert_eq!(pop(&q), 1);
-            })
-        };
-        let len = q.len();
-        assert!(len <= 1, "len {len}: never more than one item was inside");
-        producer.join().unwrap();
-        consumer.join().unwrap();
-    });
-}
-
 /// A capacity-1 queue stays full while `force_push` replaces its item, so
 /// a racing `pop` gets the old item or the new one, never `None`.
 #[test]
@@ -275,5 +237,119 @@ fn force_push_on_full_queue_never_looks_empty() {
             Some(1) => assert_eq!(evicted, Some(0)),
             other => panic!("pop returned {other:?} from a queue that was never empty"),
         }
+    });
+}
+
+/// Two empty queues used crosswise: each thread pushes into one and then
+/// pops from the other. In any one order of the four operations some push
+/// precedes the other thread's pop of that queue, so the two pops cannot
+/// both report empty. What makes this hold is `pop`'s `fence(SeqCst)`
+/// before it reads `tail` to decide "empty": of the two fences the later
+/// one sees the other thread's claim of `tail`.
+#[test]
+fn crosswise_pops_do_not_both_see_empty() {
+    model("crosswise_pops_do_not_both_see_empty", 3, || {
+        let (a, b) = (Arc::new(Queue::new(1)), Arc::new(Queue::new(1)));
+        let other = {
+            let (a, b) = (a.clone(), b.clone());
+            thread::spawn(move || {
+                b.push(2).unwrap();
+                a.pop()
+            })
+        };
+        a.push(1).unwrap();
+        let mine = b.pop();
+        let theirs = other.join().unwrap();
+        assert!(
+            mine.is_some() || theirs.is_some(),
+            "both pops saw an empty queue although each followed a push into it"
+        );
+        assert_eq!(mine.unwrap_or(2), 2);
+        assert_eq!(theirs.unwrap_or(1), 1);
+    });
+}
+
+/// The mirror image on two full queues: each thread pops from one and then
+/// pushes into the other; the two pushes cannot both report full. What
+/// makes this hold is the `fence(SeqCst)` in `push`'s "full" check, before
+/// it reads `head`.
+#[test]
+fn crosswise_pushes_do_not_both_see_full() {
+    model("crosswise_pushes_do_not_both_see_full", 3, || {
+        let (a, b) = (Arc::new(Queue::new(1)), Arc::new(Queue::new(1)));
+        a.push(10).unwrap();
+        b.push(20).unwrap();
+        let other = {
+            let (a, b) = (a.clone(), b.clone());
+            thread::spawn(move || {
+                assert_eq!(b.pop(), Some(20));
+                a.push(21)
+            })
+        };
+        assert_eq!(a.pop(), Some(10));
+        let mine = b.push(11);
+        let theirs = other.join().unwrap();
+        assert!(
+            mine.is_ok() || theirs.is_ok(),
+            "both pushes saw a full queue although each followed a pop from it"
+        );
+    });
+}
+
+/// `len` reads `head` and `tail` as a pair that coexisted. One thread
+/// hands three items through a queue of 2 one at a time (push, pop, push,
+/// pop...), so the queue never holds 2 items, while the main thread calls
+/// `len`. A `tail` of the second push paired with the initial `head`, or a
+/// `head` of the third pop paired with the `tail` of the first push, sit on
+/// the same index a lap apart, which `len` would report as full. Kills
+/// weakening either `Acquire` load of `len`, or the `Release` half of
+/// either claim (the producer's CAS of `tail`, the consumer's of `head`),
+/// which those loads pair with.
+#[test]
+fn len_never_reports_a_state_the_queue_was_not_in() {
+    model("len_never_reports_a_state_the_queue_was_not_in", 3, || {
+        let q = Arc::new(Queue::new(2));
+        let observer = {
+            let q = q.clone();
+            thread::spawn(move || (q.len(), q.is_full()))
+        };
+        for i in 0..3 {
+            q.push(i).unwrap();
+            assert_eq!(q.pop(), Some(i));
+        }
+        let (len, full) = observer.join().unwrap();
+        assert!(len <= 1, "len {len}: never more than one item was inside");
+        assert!(!full, "is_full: never more than one item was inside");
+        assert_eq!(q.len(), 0);
+    });
+}
+
+/// `len` racing `force_push` on a full queue of 3: while two `force_push`es
+/// each evict the oldest item and add one, the queue holds 3 items, or 2
+/// for the instant between an eviction and its new item, never fewer. A
+/// `tail` of a `force_push` paired with the `head` from before its
+/// eviction, or the `head` of the second eviction paired with the `tail`
+/// from before the first, would read as 1. Kills weakening the `Release`
+/// half of `force_push`'s `head` CAS and of its `tail` store, which `len`'s
+/// Acquire loads pair with.
+#[test]
+fn len_during_force_push_on_full_queue() {
+    model("len_during_force_push_on_full_queue", 3, || {
+        let q = Arc::new(Queue::new(3));
+        for i in 0..3 {
+            q.push(i).unwrap();
+        }
+        let observer = {
+            let q = q.clone();
+            thread::spawn(move || q.len())
+        };
+        assert_eq!(q.force_push(3), Some(0));
+        assert_eq!(q.force_push(4), Some(1));
+        let len = observer.join().unwrap();
+        assert!(
+            (2..=3).contains(&len),
+            "len {len}: the queue held 3 items, 2 for an instant"
+        );
+        assert_eq!(q.len(), 3);
     });
 }

@@ -6,7 +6,7 @@
 #![cfg(loom)]
 
 use hotq_loom_tests::{DropLog, model};
-use hotq_spsc::{Consumer, Producer, RingBuffer};
+use hotq_spsc::{ChunkError, Consumer, Producer, RingBuffer};
 use loom::thread;
 
 /// Preemption bound of every model here: each runs in under 2 s with it on
@@ -242,4 +242,94 @@ fn abandoned_producer_leaves_everything_visible() {
             assert_eq!(got, [0, 1]);
         },
     );
+}
+
+/// Partial commits on both sides (`WriteChunk::commit(k)` drops the rest
+/// of its chunk, `ReadChunk::commit(k)` frees only `k` slots, `as_mut_slices`
+/// of a read chunk) racing each other through capacity 2 across the index
+/// wrap, with `slots`, `is_full` and `is_empty` asked on the way: each
+/// value arrives once and in order, the dropped extra slot is never read,
+/// and the producer, which writes only into an empty ring, never sees it
+/// full.
+#[test]
+fn partial_commits_and_full_empty_checks() {
+    model("partial_commits_and_full_empty_checks", BOUND, || {
+        let (mut tx, mut rx) = RingBuffer::<usize>::with_initial_index(2, usize::MAX).unwrap();
+        let producer = thread::spawn(move || {
+            for v in [10, 20, 30] {
+                let mut chunk = loop {
+                    match tx.write_chunk(2) {
+                        Ok(chunk) => break chunk,
+                        Err(ChunkError::TooFewSlots(free)) => {
+                            // Not 2 free slots: at least one is taken.
+                            assert!(free < 2, "refused with {free} free slots");
+                            thread::yield_now();
+                        }
+                    }
+                };
+                let (a, b) = chunk.as_mut_slices();
+                a[0] = v;
+                if let Some(x) = a.get_mut(1).or(b.first_mut()) {
+                    *x = usize::MAX; // dropped by commit(1), never read
+                }
+                chunk.commit(1);
+            }
+            tx.is_full()
+        });
+        let mut got = Vec::new();
+        while got.len() < 3 {
+            match rx.read_chunk(1) {
+                Ok(mut chunk) => {
+                    let (a, b) = chunk.as_mut_slices();
+                    let v = a.first().or(b.first()).copied().unwrap();
+                    got.push(v);
+                    chunk.commit(1);
+                }
+                Err(_) => {
+                    assert!(rx.is_empty() || rx.slots() >= 1);
+                    thread::yield_now();
+                }
+            }
+        }
+        let was_full = producer.join().unwrap();
+        assert!(
+            !was_full,
+            "is_full with at most one item committed at a time"
+        );
+        assert_eq!(got, [10, 20, 30]);
+        assert!(rx.is_empty());
+    });
+}
+
+/// `io::Write` for the producer racing `io::Read` for the consumer: bytes
+/// arrive in order; `WouldBlock` while full or empty; end of file once the
+/// writer is gone and everything was read.
+#[test]
+fn io_write_races_io_read() {
+    use std::io::{ErrorKind, Read, Write};
+    model("io_write_races_io_read", BOUND, || {
+        let (mut tx, mut rx) = RingBuffer::<u8>::new(2);
+        let producer = thread::spawn(move || {
+            let mut data: &[u8] = &[1, 2, 3];
+            while !data.is_empty() {
+                match tx.write(data) {
+                    Ok(n) => data = &data[n..],
+                    Err(e) if e.kind() == ErrorKind::WouldBlock => thread::yield_now(),
+                    Err(e) => panic!("write: {e}"),
+                }
+            }
+        });
+        let mut got = Vec::new();
+        loop {
+            let mut buf = [0u8; 2];
+            match rx.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => got.extend_from_slice(&buf[..n]),
+                Err(e) if e.kind() == ErrorKind::WouldBlock => thread::yield_now(),
+                Err(e) => panic!("read: {e}"),
+            }
+        }
+        producer.join().unwrap();
+        assert_eq!(got, [1, 2, 3]);
+    });
 }

@@ -339,7 +339,8 @@ impl<T> Queue<T> {
                 // with the fence in `pop`'s own check: this thread's `head`
                 // load below sees every claim that precedes the fence in
                 // the total order, so "full" is reported only if no pop
-                // had claimed an item by then.
+                // had claimed an item by then. Loom does model fences:
+                // `crosswise_pushes_do_not_both_see_full` fails without it.
                 fence(Ordering::SeqCst);
                 value = when_blocked(value, tail, new_tail, slot, stamp)?;
                 // Someone is mid-operation on this slot, and may be
@@ -409,7 +410,9 @@ impl<T> Queue<T> {
                 // pairs with the producers' SeqCst claims in `push_or_else`
                 // (see there for the interleaving) and with the fence in
                 // its "full" check: the `tail` load below sees every claim
-                // that precedes this fence in the total order.
+                // that precedes this fence in the total order. Loom does
+                // model fences: `crosswise_pops_do_not_both_see_empty`
+                // fails without it.
                 fence(Ordering::SeqCst);
                 // Empty only if the slot is empty for this lap too. With
                 // `tail == head` but last lap's item still in the slot, the
