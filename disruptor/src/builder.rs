@@ -402,7 +402,7 @@ impl<E: Send + Sync + 'static> Builder<E> {
         let stage = self.stages.len() - 1;
         let index = self.current().consumers.len();
         let name = if name.is_empty() {
-            format!("hotq-disruptor-{stage}.{index}")
+            format!("disruptor-{stage}.{index}")
         } else {
             name
         };

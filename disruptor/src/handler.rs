@@ -56,7 +56,7 @@ pub trait EventHandler<E>: Send + 'static {
     fn on_shutdown(&mut self) {}
 
     /// The name of the processor's thread. The default is empty, which
-    /// names the thread `hotq-disruptor-<stage>.<index>`.
+    /// names the thread `disruptor-<stage>.<index>` (stages and handlers counted from 0; short enough for Linux's 15-byte thread names).
     fn name(&self) -> String {
         String::new()
     }
