@@ -83,7 +83,8 @@ fn single_producer_publish_and_consume_across_the_wrap() {
 /// may still be unpublished in the first. The handler must see each
 /// sequence once, in order, with the value of the producer that claimed
 /// it (availability flags must tell laps apart), and each producer's own
-/// events in its order.
+/// events in its order. Both handles shut down without waiting for each
+/// other: the last one to go drains both handles' events.
 #[test]
 fn multi_producer_claims_and_publishes_across_laps() {
     model("multi_producer_claims_and_publishes_across_laps", 2, || {
@@ -96,6 +97,8 @@ fn multi_producer_claims_and_publishes_across_laps() {
         let mut other = producer.clone();
         let t = thread::spawn(move || {
             let s = other.publish(|e| *e = value(1, 0)).unwrap();
+            // Whichever handle goes last drains: this one, or the model's.
+            other.shutdown().unwrap();
             vec![(s, value(1, 0))]
         });
         let mut mine = Vec::new();
@@ -103,10 +106,12 @@ fn multi_producer_claims_and_publishes_across_laps() {
             let s = producer.publish(|e| *e = value(0, i)).unwrap();
             mine.push((s, value(0, i)));
         }
+        // Not joined first: the last handle's drain must see the other
+        // handle's publish through the handle count alone.
+        producer.shutdown().unwrap();
         let mut claimed = t.join().unwrap();
         claimed.extend(mine);
         claimed.sort();
-        producer.shutdown().unwrap();
         let seen = log.take();
         assert_eq!(
             seen, claimed,
