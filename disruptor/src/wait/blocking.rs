@@ -109,3 +109,68 @@ impl Notifier {
         drop(guard);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicI64;
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    /// Two threads hand a counter back and forth, each parking until it is
+    /// its turn: thread A waits for odd values, B for even ones. A lost
+    /// wake-up leaves both parked for ever; the test then fails at its
+    /// deadline instead of hanging. (Shown: checking `ready()` before
+    /// announcing the waiter hangs it within a few hundred rounds.)
+    #[test]
+    fn park_and_signal_lose_no_wake_up() {
+        const ROUNDS: i64 = 20_000;
+        let notifier = std::sync::Arc::new(Notifier::new());
+        let turn = std::sync::Arc::new(AtomicI64::new(0));
+        let (done_tx, done) = mpsc::channel();
+        for parity in [0, 1] {
+            let (notifier, turn, done_tx) = (notifier.clone(), turn.clone(), done_tx.clone());
+            std::thread::spawn(move || {
+                loop {
+                    // Acquire/Release on `turn`: the hand-over itself, as the
+                    // cursor and a sequence are in the disruptor.
+                    let t = turn.load(Ordering::Acquire);
+                    if t >= ROUNDS {
+                        break;
+                    }
+                    if t % 2 == parity {
+                        turn.store(t + 1, Ordering::Release);
+                        notifier.signal();
+                    } else {
+                        notifier.park(|| {
+                            let t = turn.load(Ordering::Acquire);
+                            // Widen the window between the check and the
+                            // sleep: a protocol that lets the signaller run
+                            // here unseen loses the wake-up.
+                            std::thread::yield_now();
+                            t % 2 == parity || t >= ROUNDS
+                        });
+                    }
+                }
+                done_tx.send(()).unwrap();
+            });
+        }
+        for _ in 0..2 {
+            done.recv_timeout(Duration::from_secs(60))
+                .unwrap_or_else(|_| {
+                    panic!(
+                        "lost wake-up: stuck at turn {}",
+                        turn.load(Ordering::Acquire)
+                    )
+                });
+        }
+        assert_eq!(notifier.waiters.load(Ordering::Relaxed), 0);
+    }
+
+    #[test]
+    fn park_returns_at_once_when_ready() {
+        let notifier = Notifier::new();
+        notifier.park(|| true);
+        assert_eq!(notifier.waiters.load(Ordering::Relaxed), 0);
+    }
+}
