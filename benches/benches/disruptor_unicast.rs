@@ -32,6 +32,9 @@ use hotq_benches::Summary;
 
 const SIZE: usize = 1024;
 
+/// A contender: runs one round, returns M items/s.
+type Contender = (&'static str, fn(u64, Mode) -> f64);
+
 #[derive(Clone, Copy, PartialEq)]
 enum Mode {
     BusySpin,
@@ -164,7 +167,7 @@ fn main() {
     println!(
         "unicast 1P-1C, u64, ring {SIZE}, {items} items, {rounds} interleaved rounds (M items/s)"
     );
-    let contenders: [(&str, fn(u64, Mode) -> f64); 3] = [
+    let contenders: [Contender; 3] = [
         ("hotq-disruptor", hotq),
         ("disruptor", peer),
         ("crossbeam-channel", channel),
