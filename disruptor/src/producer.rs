@@ -174,6 +174,19 @@ impl<E> SingleProducer<E> {
     /// );
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    ///
+    /// The events cannot leave the closure: they are published when it
+    /// returns.
+    ///
+    /// ```compile_fail
+    /// # use hotq_disruptor::Disruptor;
+    /// let mut p = Disruptor::builder(4, || 0u64)
+    ///     .handle_events_with(|_: &u64, _, _| {})
+    ///     .build_single_producer()
+    ///     .unwrap();
+    /// let mut kept = None;
+    /// p.batch_publish(1, |mut events| kept = events.next()).unwrap();
+    /// ```
     #[inline]
     pub fn batch_publish<F: FnOnce(BatchIterMut<'_, E>)>(
         &mut self,
