@@ -31,7 +31,27 @@ impl<'a, E> BatchIterMut<'a, E> {
         }
     }
 
-    /// The sequence of the next event the iterator will yield.
+    /// The sequence of the next event the iterator will yield (one past the
+    /// batch once it is exhausted).
+    ///
+    /// ```
+    /// use hotq_disruptor::Disruptor;
+    ///
+    /// let mut producer = Disruptor::builder(8, || 0i64)
+    ///     .handle_events_with(|e: &i64, seq, _eob| assert_eq!(*e, seq))
+    ///     .build_single_producer()?;
+    /// producer.publish(|e| *e = 0)?;
+    /// producer.batch_publish(3, |mut events| {
+    ///     assert_eq!((events.len(), events.next_sequence()), (3, 1));
+    ///     loop {
+    ///         let seq = events.next_sequence();
+    ///         let Some(e) = events.next() else { break };
+    ///         *e = seq; // sequences 1, 2, 3
+    ///     }
+    /// })?;
+    /// producer.shutdown()?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn next_sequence(&self) -> Sequence {
         self.next
     }

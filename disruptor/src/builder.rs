@@ -1,6 +1,7 @@
 //! Building a disruptor: the ring, the consumers' dependency graph, the
 //! producer.
 
+use crate::affinity::pin_current_thread;
 use crate::barrier::SequenceBarrier;
 use crate::control::Control;
 use crate::error::BuildError;
@@ -69,6 +70,7 @@ impl Disruptor {
             error: None,
             parks: false,
             pollers: Arc::new(OnceLock::new()),
+            pin_next: None,
         }
     }
 }
@@ -123,6 +125,8 @@ pub struct Builder<E> {
     parks: bool,
     /// Filled by the build, for the event pollers made before it.
     pollers: Arc<OnceLock<Arc<Shared<E>>>>,
+    /// The core to pin the next handler's thread to (taken by it).
+    pin_next: Option<usize>,
 }
 
 impl<E: Send + Sync + 'static> Builder<E> {
@@ -161,6 +165,28 @@ impl<E: Send + Sync + 'static> Builder<E> {
     /// ```
     pub fn on_panic(mut self, policy: PanicPolicy) -> Self {
         self.policy = policy;
+        self
+    }
+
+    /// Pins the thread of the next handler added (only that one) to CPU
+    /// core `core` (numbered from 0, as `core_affinity` numbers them). If
+    /// the core does not exist or the OS refuses, the thread says so on
+    /// stderr and runs unpinned.
+    ///
+    /// ```
+    /// use hotq_disruptor::Disruptor;
+    ///
+    /// let producer = Disruptor::builder(64, || 0u64)
+    ///     .pin_to_core(0)
+    ///     .handle_events_with(|_e: &u64, _seq, _eob| {}) // on core 0
+    ///     .handle_events_with(|_e: &u64, _seq, _eob| {}) // wherever the OS puts it
+    ///     .build_single_producer()?;
+    /// producer.shutdown()?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[cfg(feature = "core-affinity")]
+    pub fn pin_to_core(mut self, core: usize) -> Self {
+        self.pin_next = Some(core);
         self
     }
 
@@ -412,6 +438,7 @@ impl<E: Send + Sync + 'static> Builder<E> {
         let policy = self.policy;
         let thread_name = name.clone();
         let own = Arc::clone(&sequence);
+        let core = self.pin_next.take();
         let processor: MakeProcessor<E> = Box::new(move |shared| {
             let processor = BatchEventProcessor {
                 shared,
@@ -421,7 +448,10 @@ impl<E: Send + Sync + 'static> Builder<E> {
                 name: thread_name,
                 policy,
             };
-            Box::new(move || processor.run())
+            Box::new(move || {
+                pin_current_thread(core, &processor.name);
+                processor.run()
+            })
         });
         self.current().consumers.push(Consumer {
             name,

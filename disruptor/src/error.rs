@@ -175,17 +175,29 @@ impl HandlerPanic {
     }
 
     /// The name of the handler (its thread's name).
+    ///
+    /// ```
+    /// use hotq_disruptor::{Disruptor, ShutdownError};
+    ///
+    /// let mut producer = Disruptor::builder(4, || 0u64)
+    ///     .handle_events_with(|_e: &u64, _seq, _eob| panic!("no"))
+    ///     .build_single_producer()?;
+    /// let _ = producer.publish(|e| *e = 1);
+    /// let Err(ShutdownError::Panicked(p)) = producer.shutdown() else { panic!() };
+    /// assert_eq!((p.handler(), p.sequence(), p.message()), ("disruptor-0.0", Some(0), "no"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn handler(&self) -> &str {
         &self.handler
     }
 
     /// The sequence of the event it was handling, or `None` if it panicked
-    /// outside `on_event`.
+    /// outside `on_event` (see [`handler`](Self::handler) for an example).
     pub fn sequence(&self) -> Option<Sequence> {
         self.sequence
     }
 
-    /// The panic message.
+    /// The panic message (see [`handler`](Self::handler) for an example).
     pub fn message(&self) -> &str {
         &self.message
     }

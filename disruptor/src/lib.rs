@@ -71,6 +71,7 @@
 
 #![warn(missing_docs)]
 
+mod affinity;
 mod barrier;
 mod batch;
 mod builder;

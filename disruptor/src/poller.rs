@@ -76,6 +76,18 @@ impl<E> EventPoller<E> {
     /// assert_eq!(poller.poll(|_, _, _| {}), Err(PollError::Halted));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    ///
+    /// An event cannot outlive the call (its slot is released when `poll`
+    /// returns; the disruptor-rs poller let its batch outlive its guard):
+    ///
+    /// ```compile_fail
+    /// # use hotq_disruptor::Disruptor;
+    /// let mut builder = Disruptor::builder(4, || 0u64);
+    /// let mut poller = builder.event_poller();
+    /// let _producer = builder.build_single_producer().unwrap();
+    /// let mut kept = None;
+    /// poller.poll(|e, _, _| kept = Some(e)).unwrap();
+    /// ```
     pub fn poll<F: FnMut(&E, Sequence, bool)>(&mut self, mut f: F) -> Result<usize, PollError> {
         let Some(shared) = self.shared.get() else {
             return Ok(0);

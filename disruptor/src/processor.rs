@@ -185,3 +185,165 @@ impl<E, C: Consume<E>> BatchEventProcessor<E, C> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::{Disruptor, EventHandler, PanicPolicy, Sequence, ShutdownError};
+    use std::sync::mpsc;
+
+    /// Records every call the processor makes, in order.
+    #[derive(Debug, PartialEq, Eq)]
+    enum Call {
+        Start,
+        Batch(usize),
+        Event(u64, Sequence, bool),
+        Shutdown,
+    }
+
+    struct Recorder {
+        calls: mpsc::Sender<Call>,
+        panic_on: Option<u64>,
+    }
+
+    impl EventHandler<u64> for Recorder {
+        fn on_event(&mut self, e: &u64, seq: Sequence, eob: bool) {
+            self.calls.send(Call::Event(*e, seq, eob)).unwrap();
+            if self.panic_on == Some(*e) {
+                panic!("event {e}");
+            }
+        }
+        fn on_batch_start(&mut self, n: usize) {
+            self.calls.send(Call::Batch(n)).unwrap();
+        }
+        fn on_start(&mut self) {
+            self.calls.send(Call::Start).unwrap();
+        }
+        fn on_shutdown(&mut self) {
+            self.calls.send(Call::Shutdown).unwrap();
+        }
+    }
+
+    /// Checks the call log: start first, shutdown last, and batches that
+    /// announce their size and end with exactly one `end_of_batch`.
+    fn check_batches(calls: &[Call], events: u64) {
+        assert_eq!(calls.first(), Some(&Call::Start));
+        assert_eq!(calls.last(), Some(&Call::Shutdown));
+        let mut expected_seq = 0;
+        let mut i = 1;
+        while i < calls.len() - 1 {
+            let Call::Batch(n) = calls[i] else {
+                panic!("expected a batch start at {i}: {:?}", calls[i]);
+            };
+            assert!(n >= 1);
+            for k in 0..n {
+                let Call::Event(e, seq, eob) = calls[i + 1 + k] else {
+                    panic!("expected an event at {}: {:?}", i + 1 + k, calls[i + 1 + k]);
+                };
+                assert_eq!((e, seq), (seq as u64 * 3, expected_seq));
+                assert_eq!(eob, k == n - 1, "end_of_batch at {k} of {n}");
+                expected_seq += 1;
+            }
+            i += 1 + n;
+        }
+        assert_eq!(expected_seq as u64, events);
+    }
+
+    #[test]
+    fn batches_announce_their_size_and_end_with_end_of_batch() {
+        for size in [1, 4, 64] {
+            let (tx, rx) = mpsc::channel();
+            let mut producer = Disruptor::builder(size, || 0u64)
+                .handle_events_with_handler(Recorder {
+                    calls: tx,
+                    panic_on: None,
+                })
+                .build_single_producer()
+                .unwrap();
+            // Published before the processor's thread has necessarily run:
+            // still handled (events are never lost to a late start).
+            for v in 0..500u64 {
+                if v % 10 == 0 {
+                    producer
+                        .batch_publish(size.min(3), |events| {
+                            for (i, e) in events.enumerate() {
+                                *e = (v + i as u64) * 3;
+                            }
+                        })
+                        .unwrap();
+                } else if v % 10 >= size.min(3) as u64 {
+                    producer.publish(|e| *e = v * 3).unwrap();
+                }
+            }
+            producer.shutdown().unwrap();
+            let calls: Vec<Call> = rx.try_iter().collect();
+            check_batches(&calls, 500);
+        }
+    }
+
+    #[test]
+    fn log_and_skip_goes_on_after_the_panicking_event() {
+        let (tx, rx) = mpsc::channel();
+        let mut producer = Disruptor::builder(16, || 0u64)
+            .on_panic(PanicPolicy::LogAndSkip)
+            .handle_events_with_handler(Recorder {
+                calls: tx,
+                panic_on: Some(6),
+            })
+            .build_single_producer()
+            .unwrap();
+        // One publish of ten: the single producer makes them visible at
+        // once, so the panic (at sequence 2) falls inside one batch.
+        producer
+            .batch_publish(10, |events| {
+                for (v, e) in events.enumerate() {
+                    *e = v as u64 * 3;
+                }
+            })
+            .unwrap();
+        assert_eq!(producer.shutdown(), Ok(()));
+        let calls: Vec<Call> = rx.try_iter().collect();
+        // Every event was handed over once, the one at sequence 2 panicked.
+        let events: Vec<Sequence> = calls
+            .iter()
+            .filter_map(|c| match c {
+                Call::Event(_, s, _) => Some(*s),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(events, (0..10).collect::<Vec<_>>());
+        assert_eq!(calls.last(), Some(&Call::Shutdown));
+    }
+
+    #[test]
+    fn a_panic_under_halt_is_reported_with_its_sequence() {
+        let (tx, rx) = mpsc::channel();
+        let mut producer = Disruptor::builder(4, || 0u64)
+            .handle_events_with_handler(Recorder {
+                calls: tx,
+                panic_on: Some(6),
+            })
+            .build_single_producer()
+            .unwrap();
+        for v in 0..10u64 {
+            if producer.publish(|e| *e = v * 3).is_err() {
+                break;
+            }
+        }
+        let Err(ShutdownError::Panicked(p)) = producer.shutdown() else {
+            panic!("the panic was not reported");
+        };
+        assert_eq!(
+            (p.sequence(), p.message(), p.handler()),
+            (Some(2), "event 6", "disruptor-0.0")
+        );
+        // Nothing after the panicking event was handed over.
+        let calls: Vec<Call> = rx.try_iter().collect();
+        assert!(
+            !calls
+                .iter()
+                .any(|c| matches!(c, Call::Event(_, s, _) if *s > 2)),
+            "{calls:?}"
+        );
+        assert_eq!(calls.last(), Some(&Call::Shutdown));
+    }
+}

@@ -157,3 +157,26 @@ impl<E> Shared<E> {
         }
     }
 }
+
+#[cfg(test)]
+impl Shared<u64> {
+    /// A disruptor's shared state without processors: the tests move the
+    /// leaves' sequences (`gating`) by hand.
+    pub(crate) fn for_test(
+        size: usize,
+        multi_producer: bool,
+        leaves: usize,
+    ) -> (Self, Vec<Arc<AtomicSequence>>) {
+        let gating: Vec<_> = (0..leaves)
+            .map(|_| Arc::new(AtomicSequence::new(INITIAL)))
+            .collect();
+        let ring = RingBuffer::new(size, &mut || 0u64);
+        let shared = Shared::new(
+            ring,
+            multi_producer,
+            gating.clone().into_boxed_slice(),
+            Control::new(true),
+        );
+        (shared, gating)
+    }
+}

@@ -134,3 +134,81 @@ impl Waiter {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sequence::AtomicSequence;
+    use std::sync::Arc;
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    const ALL: [Waiter; 5] = [
+        Waiter::BusySpin,
+        Waiter::Yielding,
+        Waiter::Sleeping,
+        Waiter::Blocking,
+        Waiter::PhasedBackoff {
+            spin_tries: 10,
+            yield_tries: 10,
+        },
+    ];
+
+    /// Runs `wait_for(5)` on a thread; returns what it returned, or panics
+    /// if it did not return within a deadline.
+    fn wait_on_thread(
+        waiter: Waiter,
+        control: Arc<Control>,
+        value: Arc<AtomicSequence>,
+        act: impl FnOnce(),
+    ) -> Result<Sequence, ()> {
+        let (tx, rx) = mpsc::channel();
+        let c = control.clone();
+        std::thread::spawn(move || {
+            tx.send(waiter.wait_for(5, &c, || value.get())).unwrap();
+        });
+        // Let the waiter get as far as parking (not needed for correctness:
+        // the protocol must work at any point; this only makes parking likely).
+        std::thread::sleep(Duration::from_millis(20));
+        act();
+        rx.recv_timeout(Duration::from_secs(30))
+            .unwrap_or_else(|_| panic!("{waiter:?} did not wake"))
+    }
+
+    #[test]
+    fn every_strategy_wakes_on_progress() {
+        for waiter in ALL {
+            let control = Arc::new(Control::new(true));
+            let value = Arc::new(AtomicSequence::new(-1));
+            let (c, v) = (control.clone(), value.clone());
+            let got = wait_on_thread(waiter, control, value, move || {
+                v.set(7);
+                c.progress();
+            });
+            assert_eq!(got, Ok(7), "{waiter:?}");
+        }
+    }
+
+    #[test]
+    fn every_strategy_wakes_on_halt() {
+        for waiter in ALL {
+            let control = Arc::new(Control::new(true));
+            let value = Arc::new(AtomicSequence::new(-1));
+            let c = control.clone();
+            let got = wait_on_thread(waiter, control, value, move || c.halt());
+            assert_eq!(got, Err(()), "{waiter:?}");
+        }
+    }
+
+    #[test]
+    fn available_events_return_without_waiting() {
+        for waiter in ALL {
+            let control = Control::new(true);
+            assert_eq!(waiter.wait_for(3, &control, || 9), Ok(9));
+            // Halted, but the events are there: the barrier hands them out
+            // (the processor checks the halt flag per batch).
+            control.halt();
+            assert_eq!(waiter.wait_for(3, &control, || 3), Ok(3));
+        }
+    }
+}
