@@ -8,7 +8,7 @@
 //! `LiteBlockingWaitStrategy`:
 //!
 //! ```text
-//! W: lock; signal_needed = true; fence(SeqCst); if !ready() { wait (unlocks) } unlock
+//! W: lock; swap(signal_needed, true); fence(SeqCst); if !ready() { wait (unlocks) } unlock
 //! P: store(progress, Release); fence(SeqCst);
 //!    if signal_needed && swap(signal_needed, false) { lock; notify_all; unlock }
 //! ```
@@ -104,7 +104,12 @@ impl Notifier {
     /// re-checks in its loop.
     pub(crate) fn park(&self, ready: impl Fn() -> bool) {
         let guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
-        self.signal_needed.store(true, Ordering::Relaxed);
+        // A swap, not a store: the same ordering in the C++ model, but loom
+        // (0.7.3) reports a lost wake-up with a Relaxed store before the
+        // fence and none with an RMW (the tests helper's Blocking models;
+        // the waiter count this replaced was an RMW too). Parking is the
+        // slow path, so the RMW costs nothing that matters.
+        self.signal_needed.swap(true, Ordering::Relaxed);
         // SeqCst: orders the announcement before `ready()`'s loads, against
         // the signaller's fence (module docs).
         fence(Ordering::SeqCst);
