@@ -214,7 +214,6 @@ fn two_stage_gate_stage_two_never_runs_ahead() {
 /// Only after both events does the shutdown (whose halt would wake
 /// everyone) run.
 #[test]
-#[ignore = "bug: disruptor-board 10:48, loom deadlock (lost wake-up) in Blocking since 908ece5"]
 fn blocking_park_unpark_never_loses_a_wake_up() {
     model("blocking_park_unpark_never_loses_a_wake_up", 3, || {
         let log = Log::default();
@@ -242,7 +241,6 @@ fn blocking_park_unpark_never_loses_a_wake_up() {
 /// which stage 1 must signal. As above, the producer waits for stage 2's
 /// acknowledgement before going on, so a lost wake-up is a deadlock.
 #[test]
-#[ignore = "bug: disruptor-board 10:48, loom deadlock (lost wake-up) in Blocking since 908ece5"]
 fn blocking_second_stage_is_woken_by_the_first() {
     model("blocking_second_stage_is_woken_by_the_first", 2, || {
         let log = Log::default();
