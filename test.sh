@@ -44,6 +44,10 @@ step "cargo test (unit, integration, doc)" cargo test --workspace --locked
 # optimised code: about 15 s for hotq-spsc and 40 s for hotq-mpmc when the
 # machine is otherwise idle.
 step "stress tests (release)" cargo test --locked --release -p hotq-spsc -p hotq-mpmc --test stress
+# hotq-disruptor's stress (multi-producer rings of 1, 2, 8 and 1024, many
+# threads on 2 cores): its own step, so its time shows apart. About 60 s
+# at a load average of 20 on a 2-core machine.
+step "disruptor stress tests (release)" cargo test --locked --release -p hotq-disruptor --test stress
 # The loom models, in their own target dir: `--cfg loom` changes every
 # crate's flags, and sharing a target dir would rebuild the normal one.
 step "loom models" env RUSTFLAGS="--cfg loom" \

@@ -2,15 +2,17 @@
 //! any contender that can wire handlers into them ([`Ring`]): the
 //! `disruptor` crate, and the same graph built from crossbeam-channel
 //! bounded channels, one per arc (the paper's ArrayBlockingQueue baseline).
-//! Adding a contender (hotq-disruptor) is one file implementing [`Ring`]
-//! and one line in [`each_ring`].
+//! Adding a contender is one file implementing [`Ring`] and one line in
+//! [`each_ring`].
 
 mod crossbeam_arcs;
 mod disruptor_crate;
+mod hotq_disruptor;
 mod tally;
 
 pub use crossbeam_arcs::CrossbeamArcs;
 pub use disruptor_crate::DisruptorCrate;
+pub use hotq_disruptor::HotqDisruptor;
 
 use std::sync::Barrier;
 use std::thread;
@@ -117,6 +119,7 @@ pub trait RingVisitor {
 
 /// Every contender of the disruptor suite.
 pub fn each_ring(v: &mut impl RingVisitor) {
+    v.visit::<HotqDisruptor>();
     v.visit::<DisruptorCrate>();
     v.visit::<CrossbeamArcs>();
 }

@@ -1,0 +1,79 @@
+//! hotq-disruptor: ours, with the same wait strategy as the `disruptor`
+//! crate's row (`BusySpin`), so the rows differ by the ring alone.
+
+use hotq_disruptor::wait::BusySpin;
+use hotq_disruptor::{Disruptor, MultiProducer, Sequence, SingleProducer};
+
+use super::{Handler, Publisher, Ring, Topology};
+use crate::channel::Kind;
+
+/// The event on the ring.
+#[derive(Default)]
+struct Event {
+    value: u64,
+}
+
+/// A single producer, or one handle of a multi-producer ring.
+enum Handle {
+    Single(SingleProducer<Event>),
+    Multi(MultiProducer<Event>),
+}
+
+impl Publisher for Handle {
+    fn publish(&mut self, v: u64) {
+        let published = match self {
+            Handle::Single(p) => p.publish(|e| e.value = v),
+            Handle::Multi(p) => p.publish(|e| e.value = v),
+        };
+        published.expect("hotq-disruptor: halted");
+    }
+
+    fn shutdown(self: Box<Self>) {
+        // The last handle drains every event through every handler and
+        // joins their threads; the others return at once.
+        match *self {
+            Handle::Single(p) => p.shutdown(),
+            Handle::Multi(p) => p.shutdown(),
+        }
+        .expect("hotq-disruptor: shutdown");
+    }
+}
+
+/// `hotq_disruptor::Disruptor`, busy-spinning.
+pub struct HotqDisruptor;
+
+impl Ring for HotqDisruptor {
+    const NAME: &'static str = "hotq-disruptor";
+    const KIND: Kind = Kind::Ours;
+    const CRATE: Option<&'static str> = Some("hotq-disruptor");
+
+    fn build(topology: Topology, size: usize, handlers: Vec<Handler>) -> Vec<Box<dyn Publisher>> {
+        let mut handlers = handlers.into_iter();
+        let mut builder = Disruptor::builder(size, Event::default).wait_strategy(BusySpin);
+        for (i, stage) in topology.stages().iter().enumerate() {
+            if i > 0 {
+                builder = builder.then();
+            }
+            for _ in stage.iter() {
+                let mut h = handlers.next().expect("one handler per consumer");
+                builder =
+                    builder.handle_events_with(move |e: &Event, _: Sequence, _: bool| h(e.value));
+            }
+        }
+        let producers = topology.producers();
+        if producers == 1 {
+            let p = builder
+                .build_single_producer()
+                .expect("hotq-disruptor: build");
+            return vec![Box::new(Handle::Single(p))];
+        }
+        let p = builder
+            .build_multi_producer()
+            .expect("hotq-disruptor: build");
+        let mut handles: Vec<Box<dyn Publisher>> = (1..producers)
+            .map(|_| Box::new(Handle::Multi(p.clone())) as Box<dyn Publisher>)
+            .collect();
+        handles.push(Box::new(Handle::Multi(p)));
+        handles
+    }
+}

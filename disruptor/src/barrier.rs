@@ -1,0 +1,57 @@
+//! Sequence barriers: how far a consumer may go.
+
+use crate::sequence::{AtomicSequence, Sequence, minimum};
+use crate::shared::Shared;
+use crate::sync::Arc;
+use crate::wait::Waiter;
+
+/// What one consumer waits on: the published events if it is in the first
+/// stage, else the consumers of the stage before it (which only ever pass
+/// published events).
+///
+/// Invariant: `dependencies` are the sequences of every consumer of the
+/// previous stage (empty for the first stage); a consumer never reads an
+/// event beyond what [`available`](Self::available) returned.
+pub(crate) struct SequenceBarrier {
+    dependencies: Box<[Arc<AtomicSequence>]>,
+    waiter: Waiter,
+}
+
+impl SequenceBarrier {
+    pub(crate) fn new(dependencies: Box<[Arc<AtomicSequence>]>, waiter: Waiter) -> Self {
+        SequenceBarrier {
+            dependencies,
+            waiter,
+        }
+    }
+
+    /// The highest sequence the consumer may read now, for a consumer whose
+    /// next event is `next` (less than `next` if there is none).
+    ///
+    /// Every read is an `Acquire` ([`AtomicSequence::get`], the
+    /// availability flags), so the writes to each event (and a previous
+    /// stage's changes to it) happen before the consumer reads it.
+    #[inline]
+    pub(crate) fn available<E>(&self, shared: &Shared<E>, next: Sequence) -> Sequence {
+        if !self.dependencies.is_empty() {
+            let min = minimum(&self.dependencies, Sequence::MAX);
+            if min != Sequence::MAX {
+                return min;
+            }
+            // Every dependency is a dropped poller: gate on the producers.
+        }
+        let cursor = shared.cursor.get();
+        if cursor < next {
+            return cursor;
+        }
+        shared.highest_published(next, cursor)
+    }
+
+    /// Waits, per the consumer's strategy, until `next` is available;
+    /// returns the highest available sequence, or `Err(())` once halted.
+    #[inline]
+    pub(crate) fn wait_for<E>(&self, shared: &Shared<E>, next: Sequence) -> Result<Sequence, ()> {
+        self.waiter
+            .wait_for(next, &shared.control, || self.available(shared, next))
+    }
+}

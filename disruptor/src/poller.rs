@@ -1,0 +1,148 @@
+//! A pull-based consumer that the caller drives on its own thread.
+
+use crate::barrier::SequenceBarrier;
+use crate::error::PollError;
+use crate::sequence::{AtomicSequence, Sequence};
+use crate::shared::Shared;
+use crate::sync::{Arc, OnceLock};
+
+/// A consumer without a thread: each [`poll`](Self::poll) hands every
+/// available event to a closure, on the caller's thread. It is a consumer
+/// of its stage like a handler: it gates the producers (and the stages
+/// after it) until it has polled an event. Made by
+/// [`Builder::event_poller`](crate::Builder::event_poller).
+///
+/// Dropping it releases its gate (its sequence jumps to `Sequence::MAX`),
+/// so a forgotten poller does not stall the producers. A shutdown waits for
+/// the poller to poll every published event: keep polling until
+/// `Err(PollError::Halted)`, or drop it.
+///
+/// ```
+/// use hotq_disruptor::{Disruptor, PollError};
+///
+/// let mut builder = Disruptor::builder(8, || 0u64);
+/// let mut poller = builder.event_poller();
+/// let mut producer = builder.build_single_producer()?;
+/// for v in 0..3 {
+///     producer.publish(|e| *e = v * 10)?;
+/// }
+/// let mut seen = Vec::new();
+/// assert_eq!(poller.poll(|e, seq, end_of_batch| seen.push((*e, seq, end_of_batch))), Ok(3));
+/// assert_eq!(seen, [(0, 0, false), (10, 1, false), (20, 2, true)]);
+/// assert_eq!(poller.poll(|_, _, _| {}), Ok(0)); // nothing new
+/// producer.halt();
+/// assert_eq!(poller.poll(|_, _, _| {}), Err(PollError::Halted));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct EventPoller<E> {
+    /// Set by the build; empty before (a poll then finds nothing).
+    shared: Arc<OnceLock<Arc<Shared<E>>>>,
+    /// The last event this poller handled (invariant as a processor's).
+    sequence: Arc<AtomicSequence>,
+    barrier: SequenceBarrier,
+}
+
+impl<E> EventPoller<E> {
+    pub(crate) fn new(
+        shared: Arc<OnceLock<Arc<Shared<E>>>>,
+        sequence: Arc<AtomicSequence>,
+        barrier: SequenceBarrier,
+    ) -> Self {
+        EventPoller {
+            shared,
+            sequence,
+            barrier,
+        }
+    }
+
+    /// Hands every event available now to `f` (the event, its sequence,
+    /// and whether it is the last of this batch), then releases them to the
+    /// producers and the next stage. Never waits.
+    ///
+    /// If `f` panics, the events before the one it panicked on count as
+    /// handled; that one and the rest are handed out again by the next poll.
+    ///
+    /// # Errors
+    /// [`PollError::Halted`] once the disruptor is halted or shut down.
+    ///
+    /// ```
+    /// use hotq_disruptor::{Disruptor, PollError};
+    ///
+    /// let mut builder = Disruptor::builder(4, || 0u64);
+    /// let mut poller = builder.event_poller();
+    /// let producer = builder.build_single_producer()?;
+    /// assert_eq!(poller.poll(|_, _, _| {}), Ok(0));
+    /// drop(producer); // shuts down: nothing was published, nothing to drain
+    /// assert_eq!(poller.poll(|_, _, _| {}), Err(PollError::Halted));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// An event cannot outlive the call (its slot is released when `poll`
+    /// returns; the disruptor-rs poller let its batch outlive its guard):
+    ///
+    /// ```compile_fail
+    /// # use hotq_disruptor::Disruptor;
+    /// let mut builder = Disruptor::builder(4, || 0u64);
+    /// let mut poller = builder.event_poller();
+    /// let _producer = builder.build_single_producer().unwrap();
+    /// let mut kept = None;
+    /// poller.poll(|e, _, _| kept = Some(e)).unwrap();
+    /// ```
+    pub fn poll<F: FnMut(&E, Sequence, bool)>(&mut self, mut f: F) -> Result<usize, PollError> {
+        let Some(shared) = self.shared.get() else {
+            return Ok(0);
+        };
+        if shared.control.is_halted() {
+            return Err(PollError::Halted);
+        }
+        let next = self.sequence.get() + 1;
+        let available = self.barrier.available(shared, next);
+        if available < next {
+            return Ok(0);
+        }
+        /// Moves the poller's sequence past what was handled, also if `f`
+        /// unwinds.
+        struct Release<'a, E> {
+            shared: &'a Shared<E>,
+            sequence: &'a AtomicSequence,
+            handled: Sequence,
+        }
+        impl<E> Drop for Release<'_, E> {
+            fn drop(&mut self) {
+                self.sequence.set(self.handled);
+                self.shared.control.progress();
+            }
+        }
+        let mut release = Release {
+            shared,
+            sequence: &self.sequence,
+            handled: next - 1,
+        };
+        for s in next..=available {
+            // SAFETY: `s` is available to this poller (its barrier said so)
+            // and the producers cannot reclaim its slot before the poller's
+            // sequence passes it; other consumers of the stage only read it.
+            unsafe { shared.ring.read(s, |e| f(e, s, s == available)) };
+            release.handled = s;
+        }
+        drop(release);
+        Ok((available - next + 1) as usize)
+    }
+}
+
+impl<E> Drop for EventPoller<E> {
+    fn drop(&mut self) {
+        self.sequence.set(Sequence::MAX);
+        if let Some(shared) = self.shared.get() {
+            shared.control.progress();
+        }
+    }
+}
+
+impl<E> core::fmt::Debug for EventPoller<E> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("EventPoller")
+            .field("sequence", &self.sequence.get())
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,224 @@
+//! The multi-producer sequencer: producers claim by a CAS on the shared
+//! cursor and publish through per-slot availability flags.
+//!
+//! With several producers the cursor says what is *claimed*, not what is
+//! written: producer A may claim 5, producer B 6, and B finish first.
+//! Consumers therefore read, for each slot, the lap of the last event
+//! published into it (LMAX's `availableBuffer`): event `s` is published iff
+//! `flags[s & mask] == s >> log2(size)`. A flag only grows, one lap at a
+//! time, because the producer cannot claim `s + size` before every leaf has
+//! consumed `s`, so the equality cannot be fooled by an older or newer lap.
+
+use crate::error::PublishError;
+use crate::sequence::{INITIAL, Sequence};
+use crate::sequencer::RoomWait;
+use crate::shared::Shared;
+use crate::sync::{AtomicI64, Ordering};
+
+/// The lap of the last event published into each slot.
+///
+/// Invariants: `flags.len() == mask + 1` is the ring size (a power of two)
+/// and `shift == log2(size)`; `flags[i]` is `INITIAL` until the first event
+/// of slot `i` is published, then the lap `s >> shift` of the last event
+/// `s` published into it.
+pub(crate) struct AvailabilityFlags {
+    flags: Box<[AtomicI64]>,
+    mask: usize,
+    shift: u32,
+}
+
+impl AvailabilityFlags {
+    pub(crate) fn new(size: usize) -> Self {
+        debug_assert!(size.is_power_of_two());
+        AvailabilityFlags {
+            flags: (0..size).map(|_| AtomicI64::new(INITIAL)).collect(),
+            mask: size - 1,
+            shift: size.trailing_zeros(),
+        }
+    }
+
+    /// The slot index of `sequence` (explicitly parenthesised: disrustor's
+    /// `seq & mask >> shift` parsed as `seq & (mask >> shift)`).
+    #[inline]
+    fn index(&self, sequence: Sequence) -> usize {
+        (sequence as usize) & self.mask
+    }
+
+    /// The lap of `sequence`.
+    #[inline]
+    fn lap(&self, sequence: Sequence) -> Sequence {
+        sequence >> self.shift
+    }
+
+    /// Marks `lo..=hi` (inclusive on both ends: LMAX's `publish(lo, hi)`
+    /// once stopped one short) as published.
+    #[inline]
+    pub(crate) fn publish(&self, lo: Sequence, hi: Sequence) {
+        for s in lo..=hi {
+            // Release: pairs with the Acquire in `is_published`; the
+            // producer's writes to the event happen before a consumer reads it.
+            self.flags[self.index(s)].store(self.lap(s), Ordering::Release);
+        }
+    }
+
+    /// True if event `sequence` is published.
+    #[inline]
+    pub(crate) fn is_published(&self, sequence: Sequence) -> bool {
+        // Acquire: pairs with the Release in `publish`.
+        self.flags[self.index(sequence)].load(Ordering::Acquire) == self.lap(sequence)
+    }
+
+    /// The highest `s` in `lo - 1..=hi` such that every event of `lo..=s`
+    /// is published (`lo - 1` if `lo` is not).
+    #[inline]
+    pub(crate) fn highest_published(&self, lo: Sequence, hi: Sequence) -> Sequence {
+        for s in lo..=hi {
+            if !self.is_published(s) {
+                return s - 1;
+            }
+        }
+        hi
+    }
+}
+
+/// One producer handle's private claim state (each `MultiProducer` clone
+/// has its own, so the cache is never shared or contended).
+///
+/// Invariant: `cached_limit` is `m + size` for some `m` that the slowest
+/// leaf had reached when this handle last loaded the leaves' sequences
+/// (`Acquire`), so claiming up to it never overwrites an unconsumed event,
+/// and this handle's own load is what orders the consumers' reads before
+/// its writes.
+#[derive(Clone)]
+pub(crate) struct MultiProducerSequencer {
+    cached_limit: Sequence,
+}
+
+impl MultiProducerSequencer {
+    pub(crate) fn new(size: usize) -> Self {
+        MultiProducerSequencer {
+            cached_limit: INITIAL + size as Sequence,
+        }
+    }
+
+    /// Claims `n` (in `1..=size`) consecutive sequences; returns the
+    /// lowest and the highest. Waits for room if `wait`, else `Full`.
+    ///
+    /// A claim is a CAS from the cursor this handle saw to that plus `n`,
+    /// made only once there is room: a producer waiting for room holds no
+    /// claim, so a halt never leaves a claimed slot unpublished.
+    #[inline]
+    pub(crate) fn claim<E>(
+        &mut self,
+        shared: &Shared<E>,
+        n: usize,
+        wait: bool,
+    ) -> Result<(Sequence, Sequence), PublishError> {
+        let size = shared.size();
+        let mut room = RoomWait::new();
+        // Relaxed: the claim publishes nothing (the availability flags do)
+        // and needs nothing from the previous claimer; room is decided by
+        // this handle's own Acquire loads of the leaves' sequences.
+        let mut current = shared.cursor.atomic().load(Ordering::Relaxed);
+        loop {
+            if shared.control.is_halted() {
+                return Err(PublishError::Halted);
+            }
+            let next = current + n as Sequence;
+            if next > self.cached_limit {
+                // `=` from the consumers' position, never `+=`.
+                self.cached_limit = shared.min_gating(current) + size;
+                if next > self.cached_limit {
+                    if !wait {
+                        return Err(PublishError::Full);
+                    }
+                    room.step();
+                    current = shared.cursor.atomic().load(Ordering::Relaxed);
+                    continue;
+                }
+            }
+            // Relaxed on both sides, as the load above.
+            match shared.cursor.atomic().compare_exchange_weak(
+                current,
+                next,
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => return Ok((current + 1, next)),
+                Err(actual) => current = actual,
+            }
+        }
+    }
+
+    /// Slots a producer could claim now without waiting (others may take
+    /// them first).
+    pub(crate) fn remaining_capacity<E>(&self, shared: &Shared<E>) -> usize {
+        // Relaxed: an estimate, as any answer is once it returns.
+        let claimed = shared.cursor.atomic().load(Ordering::Relaxed);
+        let consumed = shared.min_gating(claimed);
+        (shared.size() - (claimed - consumed).min(shared.size())) as usize
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Publishes `s` alone, and checks that exactly `s` (of the window of
+    /// laps around it) reads as published.
+    fn published_alone(size: usize, s: Sequence) {
+        let flags = AvailabilityFlags::new(size);
+        flags.publish(s, s);
+        assert!(flags.is_published(s), "size {size}: {s} not published");
+        let size = size as Sequence;
+        for other in [s - size, s + size, s + 2 * size] {
+            if other >= 0 {
+                assert!(
+                    !flags.is_published(other),
+                    "size {size}: {other} aliases {s}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn availability_flags_tell_laps_apart() {
+        for size in [1usize, 2, 8, 1024] {
+            for s in [0, 1, 7, 8, 9, 1023, 1024, 1025, 1 << 40] {
+                published_alone(size, s);
+            }
+        }
+    }
+
+    #[test]
+    fn availability_flags_cover_the_whole_range_inclusive() {
+        for size in [1usize, 2, 8] {
+            let flags = AvailabilityFlags::new(size);
+            let size = size as Sequence;
+            // Publish three laps, one full ring at a time, as a producer would.
+            let mut lo = 0;
+            while lo < 3 * size {
+                let hi = lo + size - 1;
+                assert_eq!(flags.highest_published(lo, hi), lo - 1);
+                flags.publish(lo, hi);
+                assert_eq!(
+                    flags.highest_published(lo, hi),
+                    hi,
+                    "size {size}, {lo}..={hi}"
+                );
+                lo = hi + 1;
+            }
+        }
+    }
+
+    #[test]
+    fn highest_published_stops_at_the_first_hole() {
+        let flags = AvailabilityFlags::new(8);
+        flags.publish(0, 2);
+        flags.publish(4, 5);
+        assert_eq!(flags.highest_published(0, 5), 2);
+        flags.publish(3, 3);
+        assert_eq!(flags.highest_published(0, 5), 5);
+        assert_eq!(flags.highest_published(6, 7), 5);
+    }
+}

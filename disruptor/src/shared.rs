@@ -1,0 +1,182 @@
+//! What the producers and the processors of one disruptor share, and its
+//! life cycle: the last producer handle to go drains and joins.
+
+use std::time::{Duration, Instant};
+
+use crate::control::Control;
+use crate::error::ShutdownError;
+use crate::ring_buffer::RingBuffer;
+use crate::sequence::{AtomicSequence, INITIAL, Sequence, minimum};
+use crate::sequencer::AvailabilityFlags;
+use crate::sync::{Arc, AtomicUsize, Backoff, JoinHandle, Mutex, Ordering};
+
+pub(crate) struct Shared<E> {
+    pub(crate) ring: RingBuffer<E>,
+    /// Single producer: the highest published sequence. Multi producer: the
+    /// highest claimed one (published or not: see `availability`).
+    pub(crate) cursor: AtomicSequence,
+    /// `Some` iff the disruptor has several producers.
+    pub(crate) availability: Option<AvailabilityFlags>,
+    /// The sequences of the leaf consumers (the last stage): the producers
+    /// never claim a slot before every leaf has finished with it.
+    pub(crate) gating: Box<[Arc<AtomicSequence>]>,
+    pub(crate) control: Control,
+    /// Live producer handles. The one that takes it to 0 shuts down.
+    producers: AtomicUsize,
+    /// The processors' threads, taken by the shutdown.
+    threads: Mutex<Vec<JoinHandle<()>>>,
+}
+
+impl<E> Shared<E> {
+    pub(crate) fn new(
+        ring: RingBuffer<E>,
+        multi_producer: bool,
+        gating: Box<[Arc<AtomicSequence>]>,
+        control: Control,
+    ) -> Self {
+        let size = ring.size();
+        Shared {
+            ring,
+            cursor: AtomicSequence::new(INITIAL),
+            availability: multi_producer.then(|| AvailabilityFlags::new(size)),
+            gating,
+            control,
+            producers: AtomicUsize::new(1),
+            threads: Mutex::new(Vec::new()),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn size(&self) -> Sequence {
+        self.ring.size() as Sequence
+    }
+
+    /// The slowest leaf's sequence, at most `at_most` (a dropped poller
+    /// stands at `Sequence::MAX`).
+    #[inline]
+    pub(crate) fn min_gating(&self, at_most: Sequence) -> Sequence {
+        minimum(&self.gating, at_most)
+    }
+
+    /// Publishes the claimed sequences `lo..=hi` and wakes parked waiters.
+    #[inline]
+    pub(crate) fn publish(&self, lo: Sequence, hi: Sequence) {
+        match &self.availability {
+            None => self.cursor.set(hi),
+            Some(flags) => flags.publish(lo, hi),
+        }
+        self.control.progress();
+    }
+
+    /// The highest sequence `s <= hi` with every event of `lo..=s`
+    /// published (`lo - 1` if none), given that `hi` is claimed.
+    #[inline]
+    pub(crate) fn highest_published(&self, lo: Sequence, hi: Sequence) -> Sequence {
+        match &self.availability {
+            None => hi,
+            Some(flags) => flags.highest_published(lo, hi),
+        }
+    }
+
+    pub(crate) fn add_thread(&self, handle: JoinHandle<()>) {
+        self.lock_threads().push(handle);
+    }
+
+    fn lock_threads(&self) -> crate::sync::MutexGuard<'_, Vec<JoinHandle<()>>> {
+        self.threads.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A new producer handle (a `MultiProducer` clone).
+    pub(crate) fn add_producer(&self) {
+        // Relaxed: the caller holds a handle, so the count is not 0 and
+        // cannot reach 0 meanwhile (as `Arc::clone`).
+        self.producers.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// A producer handle goes. The last one drains every published event
+    /// through every handler (unless halted), halts, and joins the threads;
+    /// `timeout` bounds the drain. Any other handle just leaves, reporting
+    /// a panic already recorded.
+    pub(crate) fn release_producer(&self, timeout: Option<Duration>) -> Result<(), ShutdownError> {
+        // AcqRel: the Release half publishes this handle's last publish to
+        // the last handle; the Acquire half (for the last) pairs with every
+        // earlier handle's Release decrement, so every publish of every
+        // handle happens before the drain reads the cursor.
+        if self.producers.fetch_sub(1, Ordering::AcqRel) != 1 {
+            return self.report();
+        }
+        // No producer is left, and each published what it claimed (a
+        // publish that unwinds still publishes): the cursor is final.
+        let target = self.cursor.get();
+        if let Err(e) = self.drain(target, timeout) {
+            self.control.halt();
+            // Detached: a handler stuck in `on_event` cannot be stopped,
+            // and waiting for it would break the timeout.
+            self.lock_threads().clear();
+            return Err(e);
+        }
+        self.control.halt();
+        let threads = core::mem::take(&mut *self.lock_threads());
+        for thread in threads {
+            // A processor catches its handler's panics; a join error would
+            // be a panic of the processor itself: report it too.
+            if let Err(payload) = thread.join() {
+                self.control.record_panic(crate::error::HandlerPanic::new(
+                    "processor",
+                    None,
+                    &*payload,
+                ));
+            }
+        }
+        self.report()
+    }
+
+    /// Waits until every leaf has passed `target` or the disruptor halts.
+    fn drain(&self, target: Sequence, timeout: Option<Duration>) -> Result<(), ShutdownError> {
+        let deadline = timeout.map(|d| (d, Instant::now() + d));
+        let backoff = Backoff::new();
+        while !self.control.is_halted() && self.min_gating(Sequence::MAX) < target {
+            if let Some((d, deadline)) = deadline {
+                if Instant::now() >= deadline {
+                    return Err(ShutdownError::Timeout(d));
+                }
+            }
+            if backoff.is_completed() {
+                backoff.sleep(Duration::from_micros(100));
+            } else {
+                backoff.snooze();
+            }
+        }
+        Ok(())
+    }
+
+    fn report(&self) -> Result<(), ShutdownError> {
+        match self.control.recorded_panic() {
+            Some(p) => Err(ShutdownError::Panicked(p)),
+            None => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+impl Shared<u64> {
+    /// A disruptor's shared state without processors: the tests move the
+    /// leaves' sequences (`gating`) by hand.
+    pub(crate) fn for_test(
+        size: usize,
+        multi_producer: bool,
+        leaves: usize,
+    ) -> (Self, Vec<Arc<AtomicSequence>>) {
+        let gating: Vec<_> = (0..leaves)
+            .map(|_| Arc::new(AtomicSequence::new(INITIAL)))
+            .collect();
+        let ring = RingBuffer::new(size, &mut || 0u64);
+        let shared = Shared::new(
+            ring,
+            multi_producer,
+            gating.clone().into_boxed_slice(),
+            Control::new(true),
+        );
+        (shared, gating)
+    }
+}

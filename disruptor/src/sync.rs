@@ -1,0 +1,192 @@
+//! The one place that decides between `loom` and `std`.
+//!
+//! Everything the disruptor shares between threads comes from here: atomics,
+//! `Arc`, the event slots' `UnsafeCell`, the `Mutex`/`Condvar` pair that the
+//! blocking wait strategy parks on, thread spawning and the spin/yield/sleep
+//! hints. So the source that `cargo test` runs is the source that loom
+//! model-checks (`RUSTFLAGS="--cfg loom"`), and no `cfg` appears anywhere
+//! else in the crate.
+//!
+//! Under loom the processors' threads are `loom::thread`s, every spin or
+//! sleep is a `loom::thread::yield_now`, and the event slots are
+//! `loom::cell::UnsafeCell`s, so an event read that is not ordered after the
+//! write it reads (or a write that races a read) is reported by loom.
+
+pub(crate) use std::sync::atomic::Ordering;
+
+#[cfg(not(loom))]
+pub(crate) use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, fence};
+#[cfg(not(loom))]
+pub(crate) use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+#[cfg(not(loom))]
+pub(crate) use std_cell::UnsafeCell;
+#[cfg(not(loom))]
+pub(crate) use std_thread::{JoinHandle, spawn_named};
+
+#[cfg(loom)]
+pub(crate) use loom::cell::UnsafeCell;
+#[cfg(loom)]
+pub(crate) use loom::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, fence};
+#[cfg(loom)]
+pub(crate) use loom::sync::{Arc, Condvar, Mutex, MutexGuard};
+#[cfg(loom)]
+pub(crate) use loom_thread::{JoinHandle, spawn_named};
+
+pub(crate) use backoff::Backoff;
+
+/// Set once by the build, before any event exists, to hand an
+/// [`EventPoller`](crate::EventPoller) made earlier its disruptor. `std`'s in
+/// both builds: loom has none, and the value is written before the producer
+/// exists, so no model can race it with an event.
+pub(crate) use std::sync::OnceLock;
+
+/// `std`'s `UnsafeCell` behind loom's closure-based API, so that every slot
+/// access reads the same in both builds and loom sees each one.
+#[cfg(not(loom))]
+mod std_cell {
+    #[derive(Debug)]
+    pub(crate) struct UnsafeCell<T>(core::cell::UnsafeCell<T>);
+
+    impl<T> UnsafeCell<T> {
+        pub(crate) const fn new(value: T) -> Self {
+            UnsafeCell(core::cell::UnsafeCell::new(value))
+        }
+
+        #[inline(always)]
+        pub(crate) fn with<R>(&self, f: impl FnOnce(*const T) -> R) -> R {
+            f(self.0.get())
+        }
+
+        #[inline(always)]
+        pub(crate) fn with_mut<R>(&self, f: impl FnOnce(*mut T) -> R) -> R {
+            f(self.0.get())
+        }
+    }
+}
+
+#[cfg(not(loom))]
+mod std_thread {
+    pub(crate) use std::thread::JoinHandle;
+
+    /// Spawns a named thread (the name is the handler's).
+    pub(crate) fn spawn_named<F>(name: String, f: F) -> std::io::Result<JoinHandle<()>>
+    where
+        F: FnOnce() + Send + 'static,
+    {
+        std::thread::Builder::new().name(name).spawn(f)
+    }
+}
+
+#[cfg(loom)]
+mod loom_thread {
+    pub(crate) use loom::thread::JoinHandle;
+
+    pub(crate) fn spawn_named<F>(name: String, f: F) -> std::io::Result<JoinHandle<()>>
+    where
+        F: FnOnce() + Send + 'static,
+    {
+        loom::thread::Builder::new().name(name).spawn(f)
+    }
+}
+
+/// The steps of every wait in the crate (wait strategies, a producer waiting
+/// for room, the shutdown waiting for the drain): one value per wait.
+#[cfg(not(loom))]
+mod backoff {
+    use std::time::Duration;
+
+    pub(crate) struct Backoff(crossbeam_utils::Backoff);
+
+    impl Backoff {
+        #[inline]
+        pub(crate) fn new() -> Self {
+            Backoff(crossbeam_utils::Backoff::new())
+        }
+
+        /// One busy-wait step.
+        #[inline(always)]
+        pub(crate) fn spin(&self) {
+            core::hint::spin_loop();
+        }
+
+        /// Gives the core to another thread.
+        #[inline]
+        pub(crate) fn yield_now(&self) {
+            std::thread::yield_now();
+        }
+
+        /// Sleeps for `d`.
+        #[inline]
+        pub(crate) fn sleep(&self, d: Duration) {
+            std::thread::sleep(d);
+        }
+
+        /// Exponential: spins while the peer is about to finish, then
+        /// yields, so that a preempted peer (fewer cores than threads) runs.
+        #[inline]
+        pub(crate) fn snooze(&self) {
+            self.0.snooze();
+        }
+
+        /// True once spinning is pointless and the waiter should sleep.
+        #[inline]
+        pub(crate) fn is_completed(&self) -> bool {
+            self.0.is_completed()
+        }
+    }
+}
+
+/// Under loom every wait step is a yield, so loom runs the other threads.
+/// A waiter that has yielded [`FAIR_WAITS`] times in one wait ends the
+/// exploration of the current branch (`loom::skip_branch`), as in
+/// hotq-mpmc: otherwise loom explores two waiters taking turns forever and
+/// never running the thread they wait for. Waiting only reads shared state,
+/// so a longer wait can observe nothing that a shorter one cannot.
+#[cfg(loom)]
+mod backoff {
+    use core::cell::Cell;
+    use std::time::Duration;
+
+    /// Waits per operation that loom explores in full.
+    const FAIR_WAITS: u32 = 2;
+
+    pub(crate) struct Backoff {
+        waits: Cell<u32>,
+    }
+
+    impl Backoff {
+        pub(crate) fn new() -> Self {
+            Backoff {
+                waits: Cell::new(0),
+            }
+        }
+
+        fn step(&self) {
+            self.waits.set(self.waits.get() + 1);
+            if self.waits.get() > FAIR_WAITS {
+                loom::skip_branch();
+            }
+            loom::thread::yield_now();
+        }
+
+        pub(crate) fn spin(&self) {
+            self.step();
+        }
+
+        pub(crate) fn yield_now(&self) {
+            self.step();
+        }
+
+        pub(crate) fn sleep(&self, _d: Duration) {
+            self.step();
+        }
+
+        pub(crate) fn snooze(&self) {
+            self.step();
+        }
+
+        pub(crate) fn is_completed(&self) -> bool {
+            false
+        }
+    }
+}
