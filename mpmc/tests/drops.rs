@@ -11,8 +11,9 @@ use std::sync::Barrier;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread;
 
-use common::{Counted, DropCounter, Patience, TimeLimit, laps_before_wrap};
+use common::laps_before_wrap;
 use hotq_mpmc::{CapacityError, IntoIter, Queue};
+use hotq_testkit::{Counted, DropCounter, Patience, TimeLimit};
 
 /// Capacities with every relation to the lap size: 1, powers of two, and
 /// one below and above them.
@@ -50,14 +51,14 @@ fn left_inside_dropped_once_with_queue(laps_before: Option<usize>) {
             for fill in 0..=capacity {
                 let what =
                     format!("capacity {capacity}, start {start:#x}, offset {offset}, fill {fill}");
-                let counter = DropCounter::new(offset + fill);
+                let counter = DropCounter::with_ids(offset + fill);
                 let q = queue_with(&counter, capacity, start, offset, fill);
                 counter.assert_drops(&format!("{what}, before the queue drops"), |id| {
                     usize::from(id < offset)
                 });
                 assert_eq!(q.len(), fill, "{what}");
                 drop(q);
-                counter.assert_each_dropped_once(&format!("{what}, after the queue dropped"));
+                counter.assert_drops(&format!("{what}, after the queue dropped"), |_| 1);
             }
         }
     }
@@ -84,12 +85,12 @@ fn items_left_inside_are_dropped_once_with_the_queue_across_the_wrap() {
 fn dropping_an_empty_queue_drops_nothing() {
     let _limit = TimeLimit::new("dropping_an_empty_queue_drops_nothing");
     for capacity in CAPACITIES {
-        let counter = DropCounter::new(0);
+        let counter = DropCounter::with_ids(0);
         drop(Queue::<Counted<'_>>::new(capacity));
         assert_eq!(counter.total(), 0);
         // Emptied after use: the popped items are the caller's, dropped
         // once when the caller drops them; the queue drops none again.
-        let counter = DropCounter::new(capacity);
+        let counter = DropCounter::with_ids(capacity);
         let q = queue_with(&counter, capacity, 0, 0, capacity);
         let popped: Vec<_> = std::iter::from_fn(|| q.pop()).collect();
         assert_eq!(popped.len(), capacity);
@@ -97,7 +98,7 @@ fn dropping_an_empty_queue_drops_nothing() {
         drop(q);
         counter.assert_drops("popped, queue dropped", |_| 0);
         drop(popped);
-        counter.assert_each_dropped_once(&format!("capacity {capacity}"));
+        counter.assert_drops(&format!("capacity {capacity}"), |_| 1);
     }
 }
 
@@ -105,7 +106,7 @@ fn dropping_an_empty_queue_drops_nothing() {
 fn dropping_a_full_queue_drops_every_item_once() {
     let _limit = TimeLimit::new("dropping_a_full_queue_drops_every_item_once");
     for capacity in CAPACITIES.into_iter().chain([1024]) {
-        let counter = DropCounter::new(capacity + 1);
+        let counter = DropCounter::with_ids(capacity + 1);
         let q = queue_with(&counter, capacity, 0, 0, capacity);
         assert!(q.is_full());
         // Refused: given back to the caller, who drops it.
@@ -115,7 +116,7 @@ fn dropping_a_full_queue_drops_every_item_once() {
         drop(refused);
         counter.assert_drops("refused item dropped", |id| usize::from(id == capacity));
         drop(q);
-        counter.assert_each_dropped_once(&format!("capacity {capacity}"));
+        counter.assert_drops(&format!("capacity {capacity}"), |_| 1);
     }
 }
 
@@ -125,7 +126,7 @@ fn dropping_a_partially_full_queue_drops_exactly_the_items_left() {
     for capacity in [2, 3, 4, 9, 1024] {
         // Mid-lap: head at index 1, one item popped and held, half full.
         let left = capacity / 2;
-        let counter = DropCounter::new(2 + left);
+        let counter = DropCounter::with_ids(2 + left);
         let q = queue_with(&counter, capacity, 0, 1, 1 + left);
         let held = q.pop().unwrap();
         assert_eq!(held.id, 1);
@@ -133,7 +134,7 @@ fn dropping_a_partially_full_queue_drops_exactly_the_items_left() {
         drop(q);
         counter.assert_drops("queue dropped", |id| usize::from(id != 1));
         drop(held);
-        counter.assert_each_dropped_once(&format!("capacity {capacity}"));
+        counter.assert_drops(&format!("capacity {capacity}"), |_| 1);
     }
 }
 
@@ -147,7 +148,7 @@ fn items_evicted_by_force_push_are_dropped_once_by_the_caller() {
             // 3 laps of force_push: the first `capacity` fill, every later
             // one evicts the oldest.
             let pushes = 3 * capacity + 1;
-            let counter = DropCounter::new(pushes);
+            let counter = DropCounter::with_ids(pushes);
             let q = Queue::with_initial_position(capacity, start).unwrap();
             let mut evicted = Vec::new();
             for id in 0..pushes {
@@ -162,7 +163,7 @@ fn items_evicted_by_force_push_are_dropped_once_by_the_caller() {
                 usize::from(id < pushes - capacity)
             });
             drop(q);
-            counter.assert_each_dropped_once(&format!("capacity {capacity}, start {start:#x}"));
+            counter.assert_drops(&format!("capacity {capacity}, start {start:#x}"), |_| 1);
         }
     }
 }
@@ -181,7 +182,7 @@ fn items_not_taken_from_into_iter_are_dropped_once_with_the_iterator() {
                         let what = format!(
                             "capacity {capacity}, start {start:#x}, offset {offset}, fill {fill}, take {take}"
                         );
-                        let counter = DropCounter::new(offset + fill);
+                        let counter = DropCounter::with_ids(offset + fill);
                         let q = queue_with(&counter, capacity, start, offset, fill);
                         let mut items: IntoIter<Counted<'_>> = q.into_iter();
                         let taken: Vec<_> = items.by_ref().take(take).collect();
@@ -196,7 +197,7 @@ fn items_not_taken_from_into_iter_are_dropped_once_with_the_iterator() {
                             usize::from(id < offset || id >= taken_end)
                         });
                         drop(taken);
-                        counter.assert_each_dropped_once(&what);
+                        counter.assert_drops(&what, |_| 1);
                     }
                 }
             }
@@ -219,7 +220,7 @@ fn items_are_dropped_once_under_concurrent_force_push_and_pop() {
         50_000
     };
     for capacity in [1, 3, 4] {
-        let counter = DropCounter::new(PRODUCERS * PER_PRODUCER);
+        let counter = DropCounter::with_ids(PRODUCERS * PER_PRODUCER);
         let q = Queue::new(capacity);
         let start = Barrier::new(PRODUCERS + CONSUMERS);
         let finished = AtomicUsize::new(0);
@@ -269,7 +270,7 @@ fn items_are_dropped_once_under_concurrent_force_push_and_pop() {
             "capacity {capacity}: drops before the queue"
         );
         drop(q);
-        counter.assert_each_dropped_once(&format!("capacity {capacity}"));
+        counter.assert_drops(&format!("capacity {capacity}"), |_| 1);
     }
 }
 

@@ -7,12 +7,10 @@
 //! more than them. A second test starts the queue's positions a few laps
 //! before `usize::MAX`, so that every sequence long enough crosses the wrap.
 
-mod common;
-
 use std::collections::VecDeque;
 
-use common::TimeLimit;
 use hotq_mpmc::Queue;
+use hotq_testkit::TimeLimit;
 use proptest::prelude::*;
 
 #[derive(Debug, Clone, Copy)]

@@ -17,18 +17,19 @@
 //! waiting threads yield, and with one core taken by another process the
 //! same file took 7 minutes (16P16C capacity 1 alone: 106 s instead of
 //! 6 s). That is also why the heavily threaded runs never overlap (see
-//! `common::one_run_at_a_time`).
+//! `hotq_testkit::one_run_at_a_time`).
 mod common;
 
 use std::sync::Barrier;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread;
 
-use common::{
-    Item, Mode, Patience, Stress, assert_exactly_once_in_order, laps_before_wrap,
-    wait_for_watching, with_watchdog,
-};
+use common::{Mode, Stress, laps_before_wrap};
 use hotq_mpmc::Queue;
+use hotq_testkit::{
+    Item, Patience, assert_exactly_once_in_order, one_run_at_a_time, wait_for_watching,
+    with_watchdog,
+};
 
 const PER_PRODUCER: u32 = if cfg!(debug_assertions) {
     20_000
@@ -154,7 +155,7 @@ const LONG_DRAINS: usize = if cfg!(debug_assertions) { 10 } else { 100 };
 /// the last lap before the `usize` wrap, so the drain crosses it.
 fn drain_a_full_queue(consumers: usize, capacity: usize, rounds: usize) {
     let progress = AtomicU64::new(0);
-    let _one_at_a_time = common::one_run_at_a_time();
+    let _one_at_a_time = one_run_at_a_time();
     let what = format!("draining a full queue, {consumers} consumers, capacity {capacity}");
     with_watchdog(&what, &progress, || {
         for round in 0..rounds {
@@ -266,7 +267,7 @@ const MPSC_PER_PRODUCER: u32 = if cfg!(debug_assertions) {
 /// have published behind it (oversubscribed, that happens all the time).
 /// Also checks exactly-once and per-producer order.
 fn one_consumer_sees_every_completed_push(producers: usize, capacity: usize) {
-    let _one_at_a_time = common::one_run_at_a_time();
+    let _one_at_a_time = one_run_at_a_time();
     let what = format!("{producers} producers, 1 consumer, capacity {capacity}");
     let q = Queue::new(capacity);
     let pushed = AtomicU64::new(0);

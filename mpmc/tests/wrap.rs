@@ -6,8 +6,9 @@
 //! `is_empty` for every arrangement of `head` and `tail` around the wrap.
 mod common;
 
-use common::{Mode, Stress, TimeLimit, laps_before_wrap};
+use common::{Mode, Stress, laps_before_wrap};
 use hotq_mpmc::Queue;
+use hotq_testkit::TimeLimit;
 
 /// Runs per case; each crosses the wrap once, at a different point.
 const ROUNDS: usize = 20;

@@ -3,8 +3,6 @@
 //! the auto traits, what `Debug` and `Display` print, and the panics a
 //! misused chunk raises.
 
-mod common;
-
 use std::any::Any;
 use std::mem::MaybeUninit;
 use std::panic::{UnwindSafe, catch_unwind};
@@ -12,11 +10,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Barrier};
 use std::thread;
 
-use common::wait_for;
 use hotq_spsc::{
     CapacityError, ChunkError, Consumer, PeekError, PopError, Producer, PushError, ReadChunk,
     RingBuffer, WriteChunkUninit,
 };
+use hotq_testkit::wait_for;
 
 /// Drops of each `Zst<K>`; one `K` per test, so that parallel tests do not
 /// count each other's drops.

@@ -3,14 +3,12 @@
 //! as a closed pipe (`BrokenPipe` for the writer, end of file for the
 //! reader once drained).
 
-mod common;
-
 use std::io::{ErrorKind, Read, Write};
 use std::sync::{Arc, Barrier};
 use std::thread;
 
-use common::wait_for;
 use hotq_spsc::RingBuffer;
+use hotq_testkit::wait_for;
 
 #[test]
 fn write_takes_what_fits_then_would_block_when_full() {

@@ -3,12 +3,10 @@
 //! nothing duplicated). Full size (10 million items per case) in release
 //! builds, as `./test.sh` runs them; a smaller count in debug builds.
 
-mod common;
-
 use std::thread;
 
-use common::wait_for;
 use hotq_spsc::RingBuffer;
+use hotq_testkit::wait_for;
 
 const ITEMS: u64 = if cfg!(debug_assertions) {
     200_000

@@ -3,12 +3,10 @@
 //! slots right, lay chunks out right, and drop what is left, for small
 //! capacities, powers of two and not.
 
-mod common;
-
 use std::collections::VecDeque;
 
-use common::DropCounter;
 use hotq_spsc::{ChunkError, Consumer, PopError, Producer, PushError, RingBuffer};
+use hotq_testkit::DropCounter;
 
 const CAPACITIES: [usize; 6] = [1, 2, 3, 4, 5, 8];
 

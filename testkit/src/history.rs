@@ -1,0 +1,168 @@
+//! Recording concurrent histories: each thread logs its own calls, with
+//! invocation and response instants read from one monotonic clock, into a
+//! `Vec` of its own; the logs are merged after the threads are joined. The
+//! recording adds no shared state for the threads to contend on (reading
+//! `Instant` is a vDSO call that touches nothing another thread writes).
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::thread;
+use std::time::Instant;
+
+/// One call of a history: which thread made it, what it asked, what it got,
+/// and when (nanoseconds of the history's [`Clock`]) it was invoked and
+/// returned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Op<C, R> {
+    pub thread: usize,
+    pub call: C,
+    pub ret: R,
+    pub invoked: u64,
+    pub returned: u64,
+}
+
+/// The one clock all threads of a history read. `Instant` is monotonic and
+/// comparable across threads.
+#[derive(Clone, Copy, Debug)]
+pub struct Clock(Instant);
+
+impl Default for Clock {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Clock {
+    pub fn new() -> Self {
+        Clock(Instant::now())
+    }
+
+    /// Nanoseconds since the clock was made.
+    pub fn now(&self) -> u64 {
+        self.0.elapsed().as_nanos() as u64
+    }
+}
+
+/// One thread's log of calls.
+#[derive(Debug)]
+pub struct Log<C, R> {
+    clock: Clock,
+    thread: usize,
+    ops: Vec<Op<C, R>>,
+}
+
+impl<C, R> Log<C, R> {
+    pub fn new(clock: Clock, thread: usize) -> Self {
+        Log {
+            clock,
+            thread,
+            ops: Vec::with_capacity(64),
+        }
+    }
+
+    /// Which thread this log is for.
+    pub fn thread(&self) -> usize {
+        self.thread
+    }
+
+    /// The invocation instant of a call about to be made; pass it to
+    /// [`respond`](Self::respond) once the call has returned (for calls that
+    /// span several method calls, such as a chunk and its commit).
+    pub fn invoke(&self) -> u64 {
+        self.clock.now()
+    }
+
+    /// Logs a call invoked at `invoked` that has just returned `ret`.
+    pub fn respond(&mut self, invoked: u64, call: C, ret: R) {
+        let returned = self.clock.now();
+        self.ops.push(Op {
+            thread: self.thread,
+            call,
+            ret,
+            invoked,
+            returned,
+        });
+    }
+
+    /// Runs `f` and logs it as `call` with result `ret(f())`.
+    pub fn record<T>(&mut self, call: C, f: impl FnOnce() -> T, ret: impl FnOnce(T) -> R) {
+        let invoked = self.invoke();
+        let r = f();
+        let returned = self.clock.now();
+        self.ops.push(Op {
+            thread: self.thread,
+            call,
+            ret: ret(r),
+            invoked,
+            returned,
+        });
+    }
+
+    pub fn into_ops(self) -> Vec<Op<C, R>> {
+        self.ops
+    }
+}
+
+/// The body of one thread of a history: makes its calls, logging each.
+pub type Body<'a, C, R> = Box<dyn FnOnce(&mut Log<C, R>) + Send + 'a>;
+
+/// Runs each body on a thread of its own, all started together, and
+/// returns the merged history.
+///
+/// Calls take a few dozen nanoseconds, far less than the skew of threads
+/// woken by a `Barrier`, so with a barrier the threads barely overlap (on 2
+/// cores about 1% of calls overlapped another thread's call). Instead each
+/// thread spins on an arrival counter until all have arrived (yielding now
+/// and then so that the others get to arrive); bodies should also pause a
+/// random few spins between calls ([`Rng::pause`](crate::Rng::pause)).
+pub fn run<'a, C: Send, R: Send>(bodies: Vec<Body<'a, C, R>>) -> Vec<Op<C, R>> {
+    let clock = Clock::new();
+    let threads = bodies.len();
+    let arrived = AtomicUsize::new(0);
+    thread::scope(|s| {
+        let arrived = &arrived;
+        let handles: Vec<_> = bodies
+            .into_iter()
+            .enumerate()
+            .map(|(t, body)| {
+                s.spawn(move || {
+                    let mut log = Log::new(clock, t);
+                    // Relaxed: a start gate only; the queue under test is
+                    // shared through the scope, not through this counter.
+                    arrived.fetch_add(1, Ordering::Relaxed);
+                    let mut spins = 0u32;
+                    while arrived.load(Ordering::Relaxed) < threads {
+                        spins += 1;
+                        if spins % 4096 == 0 || cfg!(miri) {
+                            thread::yield_now();
+                        }
+                        std::hint::spin_loop();
+                    }
+                    body(&mut log);
+                    log.into_ops()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a history thread panicked"))
+            .collect()
+    })
+}
+
+/// The share of calls in `history` whose interval overlaps a call of
+/// another thread: a history where this is near zero tests nothing
+/// concurrent (report it, do not assert on it: it is a timing).
+pub fn overlap<C, R>(history: &[Op<C, R>]) -> f64 {
+    if history.is_empty() {
+        return 0.0;
+    }
+    let overlapping = history
+        .iter()
+        .filter(|a| {
+            history
+                .iter()
+                .any(|b| b.thread != a.thread && b.invoked < a.returned && a.invoked < b.returned)
+        })
+        .count();
+    overlapping as f64 / history.len() as f64
+}
