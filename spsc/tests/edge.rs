@@ -304,11 +304,16 @@ fn capacities_whose_storage_cannot_exist_are_refused_as_too_large() {
         RingBuffer::<u16>::try_new(1 << 62).unwrap_err(),
         CapacityError::TooLarge
     );
-    // Indexable, but no machine can allocate 4 EiB.
-    assert_eq!(
-        RingBuffer::<u8>::try_new(1 << 62).unwrap_err(),
-        CapacityError::TooLarge
-    );
+    // Indexable, but no machine can allocate 4 EiB. Not under miri: it
+    // stops the whole run with "resource exhaustion" instead of failing the
+    // allocation, so the refusal cannot be observed there (everything
+    // above still runs under miri).
+    if !cfg!(miri) {
+        assert_eq!(
+            RingBuffer::<u8>::try_new(1 << 62).unwrap_err(),
+            CapacityError::TooLarge
+        );
+    }
 }
 
 #[test]

@@ -40,16 +40,22 @@ pub fn check<M: Model>(initial: &M, history: &[Op<M::Call, M::Ret>]) -> Result<(
         ops: &order,
         done: Done::new(order.len()),
         seen: HashSet::new(),
-        deepest: 0,
+        path: Vec::new(),
+        deepest: Vec::new(),
     };
     if search.extend(initial, 0) {
         Ok(())
     } else {
+        let tail = &search.deepest[search.deepest.len().saturating_sub(6)..];
         Err(format!(
-            "not linearizable: at most {} of {} calls can be ordered; \
-             history by invocation (thread, call, result, invoked ns, returned ns): {:?}",
-            search.deepest,
+            "not linearizable: at most {} of {} calls can be ordered, the longest such \
+             order ends with {:?}; history by invocation (thread, call, result, invoked ns, \
+             returned ns): {:?}",
+            search.deepest.len(),
             order.len(),
+            tail.iter()
+                .map(|&i| (order[i].thread, &order[i].call, &order[i].ret))
+                .collect::<Vec<_>>(),
             order
                 .iter()
                 .map(|op| (op.thread, &op.call, &op.ret, op.invoked, op.returned))
@@ -80,15 +86,19 @@ struct Search<'a, M: Model> {
     done: Done,
     /// (calls done, model state) already explored: Lowe's memoisation.
     seen: HashSet<(Done, M)>,
-    /// Longest prefix found, for the error message.
-    deepest: usize,
+    /// The order of the calls done, as indices into `ops`.
+    path: Vec<usize>,
+    /// The longest `path` found, for the error message.
+    deepest: Vec<usize>,
 }
 
 impl<M: Model> Search<'_, M> {
     /// Whether the calls not yet done can follow the `count` done ones,
     /// which left the model in `state`.
     fn extend(&mut self, state: &M, count: usize) -> bool {
-        self.deepest = self.deepest.max(count);
+        if count > self.deepest.len() {
+            self.deepest.clone_from(&self.path);
+        }
         if count == self.ops.len() {
             return true;
         }
@@ -112,10 +122,12 @@ impl<M: Model> Search<'_, M> {
                 continue;
             }
             self.done.flip(i);
+            self.path.push(i);
             if self.seen.insert((self.done.clone(), next.clone())) && self.extend(&next, count + 1)
             {
                 return true;
             }
+            self.path.pop();
             self.done.flip(i);
         }
         false
