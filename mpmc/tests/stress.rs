@@ -31,7 +31,11 @@ use hotq_testkit::{
     with_watchdog,
 };
 
-const PER_PRODUCER: u32 = if cfg!(debug_assertions) {
+/// Items per producer. Under miri (which interprets every instruction)
+/// enough for 4 producers to cross two laps of the largest queue (1024).
+const PER_PRODUCER: u32 = if cfg!(miri) {
+    600
+} else if cfg!(debug_assertions) {
     20_000
 } else {
     1_000_000
@@ -142,8 +146,22 @@ fn mixed_push_and_force_push_conserve_items_and_producer_order_8x8_capacity_1() 
 /// (several milliseconds even in release), so that on a busy machine,
 /// where the consumers may get one core between them, they are still
 /// preempted mid-`pop` and resumed with a stale `head`.
-const SHORT_DRAINS: usize = if cfg!(debug_assertions) { 100 } else { 1_000 };
-const LONG_DRAINS: usize = if cfg!(debug_assertions) { 10 } else { 100 };
+// Under miri (which interprets every instruction) a few drains: each
+// already crosses a lap (the queue starts full).
+const SHORT_DRAINS: usize = if cfg!(miri) {
+    3
+} else if cfg!(debug_assertions) {
+    100
+} else {
+    1_000
+};
+const LONG_DRAINS: usize = if cfg!(miri) {
+    1
+} else if cfg!(debug_assertions) {
+    10
+} else {
+    100
+};
 
 /// `consumers` threads, released at once, drain a queue filled to capacity
 /// by one producer beforehand; nothing is pushed meanwhile, so once the
@@ -251,7 +269,9 @@ fn pop_reports_empty_only_when_empty_16_consumers_capacity_65536() {
 }
 
 /// Items per producer in [`one_consumer_sees_every_completed_push`].
-const MPSC_PER_PRODUCER: u32 = if cfg!(debug_assertions) {
+const MPSC_PER_PRODUCER: u32 = if cfg!(miri) {
+    600
+} else if cfg!(debug_assertions) {
     100_000
 } else {
     1_000_000
