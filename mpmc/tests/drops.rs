@@ -6,6 +6,7 @@
 mod common;
 
 use std::cell::Cell;
+use std::panic::AssertUnwindSafe;
 use std::rc::Rc;
 use std::sync::Barrier;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -199,6 +200,52 @@ fn items_not_taken_from_into_iter_are_dropped_once_with_the_iterator() {
                         drop(taken);
                         counter.assert_drops(&what, |_| 1);
                     }
+                }
+            }
+        }
+    }
+}
+
+/// A panic in an item's `drop` while the queue (or its `into_iter`) drops
+/// what is left: the panic reaches the caller, the panicking item was
+/// dropped once, and no item is ever dropped twice (the ones after it may
+/// leak: that is sound). At every slot of a full queue, across the wrap.
+#[test]
+fn a_panic_in_an_items_drop_while_the_queue_drops_never_drops_an_item_twice() {
+    let _limit =
+        TimeLimit::new("a_panic_in_an_items_drop_while_the_queue_drops_never_drops_an_item_twice");
+    for capacity in [1, 2, 3, 4] {
+        for start in [0, laps_before_wrap(capacity, 0)] {
+            for panicking in 0..capacity {
+                for through_iter in [false, true] {
+                    let what = format!(
+                        "capacity {capacity}, start {start:#x}, item {panicking} panics, \
+                         into_iter {through_iter}"
+                    );
+                    let counter = DropCounter::with_ids(capacity + 1);
+                    let q = Queue::with_initial_position(capacity, start).unwrap();
+                    // One pushed and popped first, so the full queue's
+                    // items do not start at slot 0.
+                    q.push(counter.item(capacity)).unwrap();
+                    drop(q.pop());
+                    for id in 0..capacity {
+                        let item = if id == panicking {
+                            counter.item_panicking_on_drop(id)
+                        } else {
+                            counter.item(id)
+                        };
+                        assert!(q.push(item).is_ok(), "{what}: push {id}");
+                    }
+                    let dropped = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                        if through_iter {
+                            drop(q.into_iter());
+                        } else {
+                            drop(q);
+                        }
+                    }));
+                    assert!(dropped.is_err(), "{what}: the panic was swallowed");
+                    assert_eq!(counter.drops_of(panicking), 1, "{what}");
+                    counter.assert_none_dropped_twice();
                 }
             }
         }
