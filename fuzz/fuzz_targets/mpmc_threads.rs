@@ -10,7 +10,7 @@ use std::thread;
 
 use arbitrary::Arbitrary;
 use hotq_mpmc::Queue;
-use hotq_testkit::{Item, conservation::check_exactly_once_in_order};
+use hotq_testkit::{Item, StartGate, conservation::check_exactly_once_in_order};
 use libfuzzer_sys::fuzz_target;
 
 #[derive(Arbitrary, Debug)]
@@ -39,14 +39,18 @@ struct Done {
 fuzz_target!(|input: Input| {
     let capacity = 1 + input.capacity as usize % 4;
     let q = Queue::<Item>::new(capacity);
+    // Released together, so the threads' calls overlap (a thread spawned
+    // late often starts after the others have finished).
+    let gate = StartGate::new(input.threads.len());
     let done: Vec<Done> = thread::scope(|s| {
         let handles: Vec<_> = input
             .threads
             .iter()
             .enumerate()
             .map(|(t, ops)| {
-                let q = &q;
+                let (q, gate) = (&q, &gate);
                 s.spawn(move || {
+                    gate.wait();
                     let mut d = Done::default();
                     for op in ops {
                         let item = Item {

@@ -11,7 +11,7 @@ use std::thread;
 
 use arbitrary::Arbitrary;
 use hotq_spsc::RingBuffer;
-use hotq_testkit::{Item, conservation::check_exactly_once_in_order};
+use hotq_testkit::{Item, StartGate, conservation::check_exactly_once_in_order};
 use libfuzzer_sys::fuzz_target;
 
 #[derive(Arbitrary, Debug)]
@@ -55,8 +55,12 @@ fuzz_target!(|input: Input| {
     let (mut tx, mut rx) = RingBuffer::<u32>::with_initial_index(capacity, start).unwrap();
     let ask = |n: u8| n as usize % (capacity + 2);
 
+    // Released together, so the two threads' calls overlap (a thread
+    // spawned second often starts after the first has finished).
+    let gate = StartGate::new(2);
     let (pushed, mut got) = thread::scope(|s| {
         let producer = s.spawn(|| {
+            gate.wait();
             let mut next = 0u32;
             for op in &input.producer {
                 match *op {
@@ -103,6 +107,7 @@ fuzz_target!(|input: Input| {
             next
         });
         let mut got = Vec::new();
+        gate.wait();
         for op in &input.consumer {
             match *op {
                 Out::Pop => got.extend(rx.pop().ok()),

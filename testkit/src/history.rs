@@ -4,9 +4,11 @@
 //! recording adds no shared state for the threads to contend on (reading
 //! `Instant` is a vDSO call that touches nothing another thread writes).
 
-use std::sync::atomic::{AtomicUsize, Ordering, fence};
+use std::sync::atomic::{Ordering, fence};
 use std::thread;
 use std::time::Instant;
+
+use crate::gate::StartGate;
 
 /// One call of a history: which thread made it, what it asked, what it got,
 /// and when (nanoseconds of the history's [`Clock`]) it was invoked and
@@ -138,38 +140,22 @@ impl<C, R> Log<C, R> {
 /// The body of one thread of a history: makes its calls, logging each.
 pub type Body<'a, C, R> = Box<dyn FnOnce(&mut Log<C, R>) + Send + 'a>;
 
-/// Runs each body on a thread of its own, all started together, and
-/// returns the merged history.
-///
-/// Calls take a few dozen nanoseconds, far less than the skew of threads
-/// woken by a `Barrier`, so with a barrier the threads barely overlap (on 2
-/// cores about 1% of calls overlapped another thread's call). Instead each
-/// thread spins on an arrival counter until all have arrived (yielding now
-/// and then so that the others get to arrive); bodies should also pause a
-/// random few spins between calls ([`Rng::pause`](crate::Rng::pause)).
+/// Runs each body on a thread of its own, all released together by a
+/// [`StartGate`], and returns the merged history. Bodies should also pause
+/// a random few spins between calls ([`Rng::pause`](crate::Rng::pause)),
+/// so that the calls overlap in varied ways.
 pub fn run<'a, C: Send, R: Send>(bodies: Vec<Body<'a, C, R>>) -> Vec<Op<C, R>> {
     let clock = Clock::new();
-    let threads = bodies.len();
-    let arrived = AtomicUsize::new(0);
+    let gate = StartGate::new(bodies.len());
     thread::scope(|s| {
-        let arrived = &arrived;
+        let gate = &gate;
         let handles: Vec<_> = bodies
             .into_iter()
             .enumerate()
             .map(|(t, body)| {
                 s.spawn(move || {
                     let mut log = Log::new(clock, t);
-                    // Relaxed: a start gate only; the queue under test is
-                    // shared through the scope, not through this counter.
-                    arrived.fetch_add(1, Ordering::Relaxed);
-                    let mut spins = 0u32;
-                    while arrived.load(Ordering::Relaxed) < threads {
-                        spins += 1;
-                        if spins % 4096 == 0 || cfg!(miri) {
-                            thread::yield_now();
-                        }
-                        std::hint::spin_loop();
-                    }
+                    gate.wait();
                     body(&mut log);
                     log.into_ops()
                 })

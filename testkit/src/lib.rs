@@ -7,9 +7,9 @@
 //!   [`Counted`]), and can panic in `drop` on request.
 //! - [`conservation`]: tagged items ([`Item`]) and the check that streams
 //!   of them hold every item exactly once, in per-producer order.
+//! - [`gate`]: a start gate that releases threads together ([`StartGate`]).
 //! - [`history`]: a recorder of concurrent calls (per-thread logs, one
-//!   monotonic clock, merged after the run) and a start gate that makes
-//!   the threads' calls really overlap.
+//!   monotonic clock, merged after the run).
 //! - [`lincheck`]: a Wing–Gong search with Lowe's memoisation that checks
 //!   a recorded history against a sequential [`lincheck::Model`].
 //! - [`fifo`]: that model for a bounded FIFO queue, covering every
@@ -21,6 +21,7 @@ pub mod conservation;
 pub mod deadline;
 pub mod drops;
 pub mod fifo;
+pub mod gate;
 pub mod history;
 pub mod lincheck;
 pub mod rng;
@@ -31,5 +32,6 @@ pub use deadline::{
     DEADLINE, Patience, TimeLimit, one_run_at_a_time, wait_for, wait_for_watching, with_watchdog,
 };
 pub use drops::{Counted, DropCounter};
+pub use gate::StartGate;
 pub use rng::Rng;
 pub use scale::scaled;
