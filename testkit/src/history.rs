@@ -56,6 +56,14 @@ impl Clock {
         unsafe {
             core::arch::x86_64::_mm_lfence()
         };
+        // Pairs with the fence in `response`: if this stamp is later than
+        // a call's response stamp, this fence comes after that call's in
+        // the single order of SeqCst fences, so this call sees what that
+        // one stored. miri, which lets loads read stale values wherever
+        // the memory model allows, needs the pair (a pop that began after
+        // a pop had returned saw the older state, spsc seed 0); x86
+        // hardware needs only the `response` half.
+        fence(Ordering::SeqCst);
         t
     }
 
