@@ -17,8 +17,14 @@ use hotq_mpmc::{CapacityError, IntoIter, Queue};
 use hotq_testkit::{Counted, DropCounter, Patience, TimeLimit};
 
 /// Capacities with every relation to the lap size: 1, powers of two, and
-/// one below and above them.
-const CAPACITIES: [usize; 8] = [1, 2, 3, 4, 5, 7, 8, 9];
+/// one below and above them. Under miri (which interprets every
+/// instruction) five of them, still 1, powers of two, one below and one
+/// above: the loops over every head offset and fill level stay whole.
+const CAPACITIES: &[usize] = if cfg!(miri) {
+    &[1, 2, 3, 4, 9]
+} else {
+    &[1, 2, 3, 4, 5, 7, 8, 9]
+};
 
 /// A queue of `capacity` starting at `start`, with `head` moved `offset`
 /// positions on (each by a push of a fresh item and its pop: those items
@@ -46,7 +52,7 @@ fn queue_with(
 /// (empty to full): dropping the queue drops exactly the items left
 /// inside, each once, and nothing else again.
 fn left_inside_dropped_once_with_queue(laps_before: Option<usize>) {
-    for capacity in CAPACITIES {
+    for &capacity in CAPACITIES {
         let start = laps_before.map_or(0, |laps| laps_before_wrap(capacity, laps));
         for offset in 0..=2 * capacity + 1 {
             for fill in 0..=capacity {
@@ -85,7 +91,7 @@ fn items_left_inside_are_dropped_once_with_the_queue_across_the_wrap() {
 #[test]
 fn dropping_an_empty_queue_drops_nothing() {
     let _limit = TimeLimit::new("dropping_an_empty_queue_drops_nothing");
-    for capacity in CAPACITIES {
+    for &capacity in CAPACITIES {
         let counter = DropCounter::with_ids(0);
         drop(Queue::<Counted<'_>>::new(capacity));
         assert_eq!(counter.total(), 0);
@@ -106,7 +112,7 @@ fn dropping_an_empty_queue_drops_nothing() {
 #[test]
 fn dropping_a_full_queue_drops_every_item_once() {
     let _limit = TimeLimit::new("dropping_a_full_queue_drops_every_item_once");
-    for capacity in CAPACITIES.into_iter().chain([1024]) {
+    for capacity in CAPACITIES.iter().copied().chain([1024]) {
         let counter = DropCounter::with_ids(capacity + 1);
         let q = queue_with(&counter, capacity, 0, 0, capacity);
         assert!(q.is_full());
@@ -144,7 +150,7 @@ fn dropping_a_partially_full_queue_drops_exactly_the_items_left() {
 #[test]
 fn items_evicted_by_force_push_are_dropped_once_by_the_caller() {
     let _limit = TimeLimit::new("items_evicted_by_force_push_are_dropped_once_by_the_caller");
-    for capacity in CAPACITIES {
+    for &capacity in CAPACITIES {
         for start in [0, laps_before_wrap(capacity, 0)] {
             // 3 laps of force_push: the first `capacity` fill, every later
             // one evicts the oldest.
@@ -175,7 +181,7 @@ fn items_evicted_by_force_push_are_dropped_once_by_the_caller() {
 fn items_not_taken_from_into_iter_are_dropped_once_with_the_iterator() {
     let _limit =
         TimeLimit::new("items_not_taken_from_into_iter_are_dropped_once_with_the_iterator");
-    for capacity in CAPACITIES {
+    for &capacity in CAPACITIES {
         for start in [0, laps_before_wrap(capacity, 0)] {
             for offset in 0..=capacity + 1 {
                 for fill in 0..=capacity {
