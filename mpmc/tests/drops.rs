@@ -186,6 +186,13 @@ fn items_not_taken_from_into_iter_are_dropped_once_with_the_iterator() {
             for offset in 0..=capacity + 1 {
                 for fill in 0..=capacity {
                     for take in 0..=fill + 1 {
+                        // Under miri (which interprets every instruction):
+                        // none, one, all but one, all, and one too many.
+                        if cfg!(miri)
+                            && ![0, 1, fill.saturating_sub(1), fill, fill + 1].contains(&take)
+                        {
+                            continue;
+                        }
                         let what = format!(
                             "capacity {capacity}, start {start:#x}, offset {offset}, fill {fill}, take {take}"
                         );
