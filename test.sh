@@ -1,14 +1,29 @@
 #!/usr/bin/env bash
 # Runs every check of the workspace, stopping at the first failure.
-# The last line says how many steps passed and failed.
+# The last lines say how long each step took and how many steps passed,
+# failed and were skipped (a step that cannot run here says `SKIP: <why>`).
 set -uo pipefail
 cd "$(dirname "$0")"
 
 passed=0
+skipped=0
+step_names=()
+step_times=()
+step_results=()
 summary() {
     echo
-    echo "test.sh: $passed passed, $1 failed"
+    echo "test.sh: time per step"
+    local i
+    for i in "${!step_names[@]}"; do
+        printf '  %6s s  %-7s  %s\n' "${step_times[$i]}" "${step_results[$i]}" "${step_names[$i]}"
+    done
+    printf '  %6s s  total\n' "$SECONDS"
+    echo "test.sh: $passed passed, $1 failed, $skipped skipped"
 }
+
+# A step's command returns this to say it could not run here (after
+# printing `SKIP: <why>`); the step then counts as skipped, not passed.
+SKIP=77
 
 # step NAME COMMAND...: runs one check, timed; stops everything on failure.
 step() {
@@ -16,12 +31,22 @@ step() {
     shift
     echo
     echo "==> $name"
-    local start=$SECONDS
-    if "$@"; then
+    local start=$SECONDS status
+    "$@"
+    status=$?
+    step_names+=("$name")
+    step_times+=("$((SECONDS - start))")
+    if [ $status -eq 0 ]; then
         echo "<== $name: ok in $((SECONDS - start)) s"
+        step_results+=(ok)
         passed=$((passed + 1))
+    elif [ $status -eq $SKIP ]; then
+        echo "<== $name: skipped"
+        step_results+=(skipped)
+        skipped=$((skipped + 1))
     else
         echo "<== $name: FAILED after $((SECONDS - start)) s"
+        step_results+=(FAILED)
         summary 1
         exit 1
     fi
@@ -52,5 +77,140 @@ step "disruptor stress tests (release)" cargo test --locked --release -p hotq-di
 # crate's flags, and sharing a target dir would rebuild the normal one.
 step "loom models" env RUSTFLAGS="--cfg loom" \
     cargo test --locked --release -p hotq-loom-tests --target-dir target/loom
+
+# ---- miri, ThreadSanitizer, fuzzing (nightly tools) ------------------------
+# Each prints `SKIP: <why>` and is counted as skipped when nightly or its
+# component is unavailable; what can be installed is installed first.
+# A new crate joins each by one line in the lists below (and, for fuzzing,
+# one file per target in fuzz/fuzz_targets plus its [[bin]] in
+# fuzz/Cargo.toml).
+
+# What ./test.sh runs is a subset sized for a few minutes on 2 cores;
+# `HOTQ_FULL=1 ./test.sh` runs the full lists instead (the comments say what
+# they add). Under cfg(miri) the tests shrink their counts themselves.
+#
+# miri, first pass: every soundness test of the unsafe code (drops: panics
+# in `T::drop` during commits and drains, forgotten chunks and iterators,
+# partial commits; edge: ZSTs with huge capacities, capacity errors) and
+# short concurrent histories.
+MIRI_SUBSET=(
+    "-p hotq-spsc --lib --test drops --test edge --test linearizability"
+    "-p hotq-mpmc --lib --test drops --test linearizability"
+)
+MIRI_FULL=(
+    "-p hotq-spsc" # + doc tests, io, model, wrap, stress
+    "-p hotq-mpmc" # + doc tests, model, wrap, stress
+    "-p hotq-testkit"
+)
+# miri, second pass (tree borrows, 8 schedules each): the concurrency tests.
+MIRI_CONCURRENT=(
+    "-p hotq-spsc --test linearizability"
+    "-p hotq-mpmc --lib --test linearizability"
+)
+MIRI_CONCURRENT_FULL=(
+    "-p hotq-spsc --test linearizability --test stress --test io"
+    "-p hotq-mpmc --lib --test linearizability --test stress --test wrap"
+)
+# ThreadSanitizer: the stress tests (the subset leaves out the 16-thread
+# cases: 16 threads on 2 cores under TSan take minutes each).
+TSAN_SUBSET=(
+    "-p hotq-spsc --test stress"
+    "-p hotq-mpmc --test stress -- --skip 16x16 --skip 16_"
+)
+TSAN_FULL=(
+    "-p hotq-spsc --test stress"
+    "-p hotq-mpmc --test stress"
+)
+# Seconds per fuzz target in ./test.sh (fuzz/run.sh defaults to 60).
+FUZZ_SECONDS=${HOTQ_FUZZ_SECONDS:-20}
+if [ -n "${HOTQ_FULL:-}" ]; then
+    scope=full
+else
+    scope=subset
+fi
+
+# has_nightly: whether the nightly toolchain is installed (installing a
+# whole toolchain is left to whoever sets the machine up).
+has_nightly() {
+    if ! rustup run nightly rustc --version >/dev/null 2>&1; then
+        echo "SKIP: no nightly toolchain (rustup toolchain install nightly)"
+        return 1
+    fi
+}
+
+# nightly_components NAME...: installs the nightly components missing.
+nightly_components() {
+    local missing=() c
+    for c in "$@"; do
+        rustup component list --toolchain nightly --installed 2>/dev/null |
+            grep -q "^$c" || missing+=("$c")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    if ! rustup component add "${missing[@]}" --toolchain nightly; then
+        echo "SKIP: nightly lacks ${missing[*]} and rustup could not add them"
+        return 1
+    fi
+}
+
+# run_each FLAGS-VAR COMMAND...: runs COMMAND with each line of the list
+# whose name is FLAGS-VAR appended (word-split), stopping at a failure.
+run_each() {
+    local -n lines=$1
+    shift
+    local line
+    for line in "${lines[@]}"; do
+        # shellcheck disable=SC2086 # the lines are flag lists
+        "$@" $line || return 1
+    done
+}
+
+# miri: `-Zmiri-strict-provenance -Zmiri-symbolic-alignment-check` over
+# the first list, then `-Zmiri-tree-borrows` with 8 seeds of
+# the scheduler over the concurrency tests. Tests shrink their counts
+# under cfg(miri); the few parts skipped say why where they are.
+miri() {
+    has_nightly && nightly_components miri rust-src || return $SKIP
+    cargo +nightly miri setup >/dev/null || return 1
+    local first=MIRI_SUBSET second=MIRI_CONCURRENT
+    if [ $scope = full ]; then
+        first=MIRI_FULL second=MIRI_CONCURRENT_FULL
+    fi
+    MIRIFLAGS="-Zmiri-strict-provenance -Zmiri-symbolic-alignment-check" \
+        run_each $first cargo +nightly miri test --locked || return 1
+    MIRIFLAGS="-Zmiri-tree-borrows -Zmiri-many-seeds=0..8" \
+        run_each $second cargo +nightly miri test --locked
+}
+
+# ThreadSanitizer over the stress tests: optimised, with std rebuilt
+# instrumented (-Zbuild-std; the prebuilt std is not), in its own target
+# dir. `-C debug-assertions` keeps the tests at their debug sizes (TSan
+# slows atomics 5-15x). Any report fails the run: halt_on_error stops at
+# the first, abort_on_error turns it into a failed test binary.
+# No suppressions: TSan does not model standalone fences, and hotq-mpmc
+# has two `fence(SeqCst)`, but they only order its claim checks (no data
+# is handed over through them: every item is, through the slot stamp's
+# Release/Acquire pair, which TSan sees), so they can make TSan miss a
+# race but not report one, and it reported none.
+tsan() {
+    has_nightly && nightly_components rust-src || return $SKIP
+    RUSTFLAGS="-Zsanitizer=thread -Cdebug-assertions=on" \
+        TSAN_OPTIONS="halt_on_error=1 abort_on_error=1 second_deadlock_stack=1" \
+        run_each "TSAN_${scope^^}" cargo +nightly test --locked -Zbuild-std \
+        --target x86_64-unknown-linux-gnu --release --target-dir target/tsan
+}
+
+# A short pass of every fuzz target (libFuzzer through cargo-fuzz).
+fuzz() {
+    has_nightly || return $SKIP
+    if ! command -v cargo-fuzz >/dev/null 2>&1 && ! cargo install cargo-fuzz --locked; then
+        echo "SKIP: cargo-fuzz is not installed and could not be installed"
+        return $SKIP
+    fi
+    fuzz/run.sh "$FUZZ_SECONDS"
+}
+
+step "miri ($scope)" miri
+step "ThreadSanitizer (stress tests, $scope)" tsan
+step "fuzz ($FUZZ_SECONDS s per target)" fuzz
 
 summary 0

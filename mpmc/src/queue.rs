@@ -50,13 +50,15 @@ use crate::sync::{AtomicUsize, Backoff, Ordering, Seam, UnsafeCell, fence, seam}
 /// use std::sync::Arc;
 /// use hotq_mpmc::Queue;
 ///
+/// // (Fewer under miri, which interprets every instruction.)
+/// const EACH: u64 = if cfg!(miri) { 100 } else { 1000 };
 /// let q = Arc::new(Queue::new(64));
 /// let producers: Vec<_> = (0..4u64)
 ///     .map(|p| {
 ///         let q = Arc::clone(&q);
 ///         std::thread::spawn(move || {
-///             for i in 0..1000 {
-///                 let mut item = p * 1000 + i;
+///             for i in 0..EACH {
+///                 let mut item = p * EACH + i;
 ///                 while let Err(back) = q.push(item) {
 ///                     item = back;
 ///                     std::thread::yield_now(); // full: let a consumer run
@@ -67,7 +69,7 @@ use crate::sync::{AtomicUsize, Backoff, Ordering, Seam, UnsafeCell, fence, seam}
 ///     .collect();
 /// let mut sum = 0;
 /// let mut received = 0;
-/// while received < 4000 {
+/// while received < 4 * EACH {
 ///     match q.pop() {
 ///         Some(v) => {
 ///             sum += v;
@@ -79,7 +81,7 @@ use crate::sync::{AtomicUsize, Backoff, Ordering, Seam, UnsafeCell, fence, seam}
 /// for p in producers {
 ///     p.join().unwrap();
 /// }
-/// assert_eq!(sum, (0..4000).sum());
+/// assert_eq!(sum, (0..4 * EACH).sum());
 /// ```
 pub struct Queue<T> {
     /// The next position a consumer claims. Moved only by a consumer's

@@ -17,20 +17,25 @@
 //! waiting threads yield, and with one core taken by another process the
 //! same file took 7 minutes (16P16C capacity 1 alone: 106 s instead of
 //! 6 s). That is also why the heavily threaded runs never overlap (see
-//! `common::one_run_at_a_time`).
+//! `hotq_testkit::one_run_at_a_time`).
 mod common;
 
 use std::sync::Barrier;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread;
 
-use common::{
-    Item, Mode, Patience, Stress, assert_exactly_once_in_order, laps_before_wrap,
-    wait_for_watching, with_watchdog,
-};
+use common::{Mode, Stress, laps_before_wrap};
 use hotq_mpmc::Queue;
+use hotq_testkit::{
+    Item, Patience, assert_exactly_once_in_order, one_run_at_a_time, wait_for_watching,
+    with_watchdog,
+};
 
-const PER_PRODUCER: u32 = if cfg!(debug_assertions) {
+/// Items per producer. Under miri (which interprets every instruction)
+/// enough for 4 producers to cross two laps of the largest queue (1024).
+const PER_PRODUCER: u32 = if cfg!(miri) {
+    600
+} else if cfg!(debug_assertions) {
     20_000
 } else {
     1_000_000
@@ -141,8 +146,22 @@ fn mixed_push_and_force_push_conserve_items_and_producer_order_8x8_capacity_1() 
 /// (several milliseconds even in release), so that on a busy machine,
 /// where the consumers may get one core between them, they are still
 /// preempted mid-`pop` and resumed with a stale `head`.
-const SHORT_DRAINS: usize = if cfg!(debug_assertions) { 100 } else { 1_000 };
-const LONG_DRAINS: usize = if cfg!(debug_assertions) { 10 } else { 100 };
+// Under miri (which interprets every instruction) a few drains: each
+// already crosses a lap (the queue starts full).
+const SHORT_DRAINS: usize = if cfg!(miri) {
+    3
+} else if cfg!(debug_assertions) {
+    100
+} else {
+    1_000
+};
+const LONG_DRAINS: usize = if cfg!(miri) {
+    1
+} else if cfg!(debug_assertions) {
+    10
+} else {
+    100
+};
 
 /// `consumers` threads, released at once, drain a queue filled to capacity
 /// by one producer beforehand; nothing is pushed meanwhile, so once the
@@ -154,7 +173,7 @@ const LONG_DRAINS: usize = if cfg!(debug_assertions) { 10 } else { 100 };
 /// the last lap before the `usize` wrap, so the drain crosses it.
 fn drain_a_full_queue(consumers: usize, capacity: usize, rounds: usize) {
     let progress = AtomicU64::new(0);
-    let _one_at_a_time = common::one_run_at_a_time();
+    let _one_at_a_time = one_run_at_a_time();
     let what = format!("draining a full queue, {consumers} consumers, capacity {capacity}");
     with_watchdog(&what, &progress, || {
         for round in 0..rounds {
@@ -250,7 +269,9 @@ fn pop_reports_empty_only_when_empty_16_consumers_capacity_65536() {
 }
 
 /// Items per producer in [`one_consumer_sees_every_completed_push`].
-const MPSC_PER_PRODUCER: u32 = if cfg!(debug_assertions) {
+const MPSC_PER_PRODUCER: u32 = if cfg!(miri) {
+    600
+} else if cfg!(debug_assertions) {
     100_000
 } else {
     1_000_000
@@ -266,7 +287,7 @@ const MPSC_PER_PRODUCER: u32 = if cfg!(debug_assertions) {
 /// have published behind it (oversubscribed, that happens all the time).
 /// Also checks exactly-once and per-producer order.
 fn one_consumer_sees_every_completed_push(producers: usize, capacity: usize) {
-    let _one_at_a_time = common::one_run_at_a_time();
+    let _one_at_a_time = one_run_at_a_time();
     let what = format!("{producers} producers, 1 consumer, capacity {capacity}");
     let q = Queue::new(capacity);
     let pushed = AtomicU64::new(0);

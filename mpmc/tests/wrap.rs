@@ -6,14 +6,19 @@
 //! `is_empty` for every arrangement of `head` and `tail` around the wrap.
 mod common;
 
-use common::{Mode, Stress, TimeLimit, laps_before_wrap};
+use common::{Mode, Stress, laps_before_wrap};
 use hotq_mpmc::Queue;
+use hotq_testkit::TimeLimit;
 
 /// Runs per case; each crosses the wrap once, at a different point.
-const ROUNDS: usize = 20;
+/// Under miri (which interprets every instruction) 2 (each still runs
+/// many laps).
+const ROUNDS: usize = if cfg!(miri) { 2 } else { 20 };
 
 /// Items per producer per round.
-const PER_PRODUCER: u32 = if cfg!(debug_assertions) {
+const PER_PRODUCER: u32 = if cfg!(miri) {
+    100
+} else if cfg!(debug_assertions) {
     5_000
 } else {
     100_000
@@ -24,8 +29,10 @@ const PER_PRODUCER: u32 = if cfg!(debug_assertions) {
 /// through its items (and the run goes on for many laps after it).
 fn stress_across_the_wrap(mode: Mode, capacity: usize) {
     // At least 64 laps per run, whatever the capacity: even the last
-    // round, with the wrap latest, runs 3 laps past it.
-    let per_producer = PER_PRODUCER.max(32 * capacity as u32);
+    // round, with the wrap latest, runs 3 laps past it. Under miri 4 laps
+    // (the last round still ends past the wrap).
+    let laps_per_producer = if cfg!(miri) { 2 } else { 32 };
+    let per_producer = PER_PRODUCER.max(laps_per_producer * capacity as u32);
     let stress = Stress {
         mode,
         producers: 2,

@@ -3,11 +3,13 @@
 //! ```
 //! use hotq_spsc::RingBuffer;
 //!
+//! // (Fewer under miri, which interprets every instruction.)
+//! const ITEMS: u64 = if cfg!(miri) { 3_000 } else { 100_000 };
 //! let (mut producer, mut consumer) = RingBuffer::new(1024);
 //! let reader = std::thread::spawn(move || {
 //!     let mut sum = 0u64;
 //!     let mut received = 0;
-//!     while received < 100_000 {
+//!     while received < ITEMS {
 //!         match consumer.pop() {
 //!             Ok(v) => {
 //!                 sum += v;
@@ -18,7 +20,7 @@
 //!     }
 //!     sum
 //! });
-//! for i in 0..100_000u64 {
+//! for i in 0..ITEMS {
 //!     let mut item = i;
 //!     // A full ring gives the value back: retry it (or drop it, or report it).
 //!     while let Err(full) = producer.push(item) {
@@ -26,7 +28,7 @@
 //!         std::thread::yield_now();
 //!     }
 //! }
-//! assert_eq!(reader.join().unwrap(), (0..100_000u64).sum());
+//! assert_eq!(reader.join().unwrap(), (0..ITEMS).sum());
 //! ```
 //!
 //! # Design

@@ -8,13 +8,11 @@
 // the chunk types have a destructor of their own today.
 #![allow(clippy::drop_non_drop, clippy::forget_non_drop)]
 
-mod common;
-
 use std::mem::{self, MaybeUninit};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use common::{Counted, DropCounter};
 use hotq_spsc::{Consumer, Producer, RingBuffer};
+use hotq_testkit::{Counted, DropCounter};
 
 /// Pushes `ids` (each must fit).
 fn push_ids<'a>(

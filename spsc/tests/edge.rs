@@ -3,8 +3,6 @@
 //! the auto traits, what `Debug` and `Display` print, and the panics a
 //! misused chunk raises.
 
-mod common;
-
 use std::any::Any;
 use std::mem::MaybeUninit;
 use std::panic::{UnwindSafe, catch_unwind};
@@ -12,11 +10,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Barrier};
 use std::thread;
 
-use common::wait_for;
 use hotq_spsc::{
     CapacityError, ChunkError, Consumer, PeekError, PopError, Producer, PushError, ReadChunk,
     RingBuffer, WriteChunkUninit,
 };
+use hotq_testkit::wait_for;
 
 /// Drops of each `Zst<K>`; one `K` per test, so that parallel tests do not
 /// count each other's drops.
@@ -306,11 +304,16 @@ fn capacities_whose_storage_cannot_exist_are_refused_as_too_large() {
         RingBuffer::<u16>::try_new(1 << 62).unwrap_err(),
         CapacityError::TooLarge
     );
-    // Indexable, but no machine can allocate 4 EiB.
-    assert_eq!(
-        RingBuffer::<u8>::try_new(1 << 62).unwrap_err(),
-        CapacityError::TooLarge
-    );
+    // Indexable, but no machine can allocate 4 EiB. Not under miri: it
+    // stops the whole run with "resource exhaustion" instead of failing the
+    // allocation, so the refusal cannot be observed there (everything
+    // above still runs under miri).
+    if !cfg!(miri) {
+        assert_eq!(
+            RingBuffer::<u8>::try_new(1 << 62).unwrap_err(),
+            CapacityError::TooLarge
+        );
+    }
 }
 
 #[test]
@@ -372,7 +375,9 @@ fn consumer_pops_everything_pushed_before_the_producer_dropped_on_another_thread
 
 #[test]
 fn consumer_racing_a_quitting_producer_gets_every_item_in_order() {
-    const ITEMS: u32 = 20_000;
+    // Under miri (which interprets every instruction) fewer, still many
+    // laps of the ring.
+    const ITEMS: u32 = if cfg!(miri) { 500 } else { 20_000 };
     let (mut tx, mut rx) = RingBuffer::<u32>::new(16);
     let start = Arc::new(Barrier::new(2));
     let producer = thread::spawn({

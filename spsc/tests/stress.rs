@@ -3,14 +3,16 @@
 //! nothing duplicated). Full size (10 million items per case) in release
 //! builds, as `./test.sh` runs them; a smaller count in debug builds.
 
-mod common;
-
 use std::thread;
 
-use common::wait_for;
 use hotq_spsc::RingBuffer;
+use hotq_testkit::wait_for;
 
-const ITEMS: u64 = if cfg!(debug_assertions) {
+/// Items per case. Under miri (which interprets every instruction) just
+/// over two laps of the largest ring (1024).
+const ITEMS: u64 = if cfg!(miri) {
+    2_100
+} else if cfg!(debug_assertions) {
     200_000
 } else {
     10_000_000

@@ -3,21 +3,27 @@
 //! slots right, lay chunks out right, and drop what is left, for small
 //! capacities, powers of two and not.
 
-mod common;
-
 use std::collections::VecDeque;
 
-use common::DropCounter;
 use hotq_spsc::{ChunkError, Consumer, PopError, Producer, PushError, RingBuffer};
+use hotq_testkit::DropCounter;
 
 const CAPACITIES: [usize; 6] = [1, 2, 3, 4, 5, 8];
 
 /// Calls `check(capacity, start)` for every capacity and every start from
 /// `usize::MAX` back to a few storage lengths before it, so each half
 /// crosses the wrap at every slot and at every phase of the test.
+///
+/// Under miri (which interprets every instruction) four starts per
+/// capacity: the wrap at the first, second and last slot of a lap and two
+/// laps in. Every start still runs its test's many laps.
 fn for_each_start(mut check: impl FnMut(usize, usize)) {
     for capacity in CAPACITIES {
-        for before_wrap in 0..=2 * capacity.next_power_of_two() + 1 {
+        let storage = capacity.next_power_of_two();
+        for before_wrap in 0..=2 * storage + 1 {
+            if cfg!(miri) && ![0, 1, storage - 1, 2 * storage + 1].contains(&before_wrap) {
+                continue;
+            }
             check(capacity, usize::MAX - before_wrap);
         }
     }

@@ -1,23 +1,19 @@
-//! Helpers the integration tests share: deadline-bounded waiting, a
-//! watchdog for hangs inside the queue, the multi-producer multi-consumer
-//! stress driver (used by `stress.rs` and `wrap.rs`), and a drop-counting
-//! item type (used by `drops.rs`).
+//! Helpers of hotq-mpmc's integration tests: start positions near the
+//! `usize` wrap and the multi-producer multi-consumer stress driver (used
+//! by `stress.rs` and `wrap.rs`). What every queue crate's tests share
+//! (deadline-bounded waits, the watchdog, drop counting, the conservation
+//! check) is in `hotq-testkit`.
 #![allow(dead_code)] // each test binary uses its own subset
 
-use std::fmt;
-use std::io::Write;
+use std::sync::Barrier;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::mpsc::{RecvTimeoutError, Sender, channel};
-use std::sync::{Barrier, Mutex, MutexGuard, PoisonError};
 use std::thread;
-use std::time::{Duration, Instant};
 
-use crossbeam_utils::Backoff;
 use hotq_mpmc::Queue;
-
-/// How long any waiting loop may go without progress before the test
-/// fails as a hang.
-pub const DEADLINE: Duration = Duration::from_secs(120);
+use hotq_testkit::{
+    Item, Patience, TimeLimit, assert_exactly_once_in_order, one_run_at_a_time, wait_for_watching,
+    with_watchdog,
+};
 
 /// The lap size the queue uses for `capacity`: the smallest power of two
 /// above it (see the top of `queue.rs`). Tests use it to pick start
@@ -31,195 +27,6 @@ pub fn one_lap(capacity: usize) -> usize {
 /// after `(laps + 1) * capacity` items have gone through.
 pub fn laps_before_wrap(capacity: usize, laps: usize) -> usize {
     usize::MAX - laps * one_lap(capacity)
-}
-
-/// Backoff for one waiting loop, with a deadline: spin, then yield the
-/// thread (so a preempted peer on a busy 2-core machine gets to run), and
-/// panic with "hang: ..." once a run of misses has lasted [`DEADLINE`].
-///
-/// With [`watching`](Self::watching), the deadline runs from the last time
-/// the watched progress counter moved instead: one thread may be starved
-/// for a long time while its peers get everything done (the kernel's
-/// scheduler is not fair to threads that yield thousands of times a
-/// second), which is not a hang; all of them standing still is.
-pub struct Patience<'a> {
-    backoff: Backoff,
-    misses: u32,
-    /// When the clock for this run of misses started, and the watched
-    /// progress then.
-    since: Option<(Instant, u64)>,
-    progress: Option<&'a AtomicU64>,
-}
-
-impl Default for Patience<'_> {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl<'a> Patience<'a> {
-    pub fn new() -> Self {
-        Patience {
-            backoff: Backoff::new(),
-            misses: 0,
-            since: None,
-            progress: None,
-        }
-    }
-
-    /// A hang is [`DEADLINE`] without this thread's awaited event *and*
-    /// without `progress` moving.
-    pub fn watching(progress: &'a AtomicU64) -> Self {
-        Patience {
-            progress: Some(progress),
-            ..Self::new()
-        }
-    }
-
-    /// The awaited thing happened: the next miss starts a new run.
-    pub fn hit(&mut self) {
-        if self.misses != 0 {
-            self.misses = 0;
-            self.since = None;
-            self.backoff.reset();
-        }
-    }
-
-    /// The awaited thing did not happen yet: back off, and fail as a hang
-    /// once this run of misses has lasted [`DEADLINE`].
-    pub fn miss(&mut self, what: impl FnOnce() -> String) {
-        self.misses = self.misses.wrapping_add(1);
-        if self.misses % 256 == 0 {
-            let progress = self.progress.map_or(0, |p| p.load(Ordering::Relaxed));
-            match self.since {
-                Some((since, seen)) if seen == progress => {
-                    if since.elapsed() >= DEADLINE {
-                        panic!("hang: {} (no progress for {DEADLINE:?})", what());
-                    }
-                }
-                _ => self.since = Some((Instant::now(), progress)),
-            }
-        }
-        self.backoff.snooze();
-    }
-}
-
-/// Retries `attempt` until it returns `Some`, backing off, and panics
-/// naming `what` once [`DEADLINE`] has passed.
-pub fn wait_for<R>(what: &str, attempt: impl FnMut() -> Option<R>) -> R {
-    wait_with(Patience::new(), what, attempt)
-}
-
-/// As [`wait_for`], with the deadline running from the last move of
-/// `progress` (see [`Patience::watching`]).
-pub fn wait_for_watching<R>(
-    what: &str,
-    progress: &AtomicU64,
-    attempt: impl FnMut() -> Option<R>,
-) -> R {
-    wait_with(Patience::watching(progress), what, attempt)
-}
-
-fn wait_with<R>(
-    mut patience: Patience<'_>,
-    what: &str,
-    mut attempt: impl FnMut() -> Option<R>,
-) -> R {
-    loop {
-        if let Some(r) = attempt() {
-            return r;
-        }
-        patience.miss(|| what.to_string());
-    }
-}
-
-/// Writes `message` to the process's stderr and aborts. Straight to the
-/// stream: `eprintln!` in a test's threads goes to the harness's capture
-/// buffer, which an abort throws away unprinted.
-fn abort_with(message: &str) -> ! {
-    let _ = writeln!(std::io::stderr(), "{message}; aborting");
-    std::process::abort();
-}
-
-/// Runs `body` while a watchdog thread watches `progress`: if the counter
-/// does not move for [`DEADLINE`], the process aborts with a "hang: ..."
-/// message. The test's own waiting loops have deadlines, but a thread
-/// spinning forever *inside* the queue (or one that cannot be joined
-/// because of it) can only be stopped this way.
-pub fn with_watchdog<R>(what: &str, progress: &AtomicU64, body: impl FnOnce() -> R) -> R {
-    thread::scope(|s| {
-        let (stop, stopped) = channel::<()>();
-        s.spawn(move || {
-            let mut last = progress.load(Ordering::Relaxed);
-            let mut since = Instant::now();
-            loop {
-                match stopped.recv_timeout(Duration::from_millis(500)) {
-                    Err(RecvTimeoutError::Timeout) => {}
-                    // Stopped, or `body` panicked and dropped the sender.
-                    _ => return,
-                }
-                let now = progress.load(Ordering::Relaxed);
-                if now != last {
-                    last = now;
-                    since = Instant::now();
-                } else if since.elapsed() >= DEADLINE {
-                    abort_with(&format!("hang: {what}: no progress for {DEADLINE:?}"));
-                }
-            }
-        });
-        let r = body();
-        drop(stop);
-        r
-    })
-}
-
-/// Aborts the process with a "hang: ..." message unless dropped within
-/// [`DEADLINE`]: for tests with no waiting loop of their own, so that a
-/// call that never returns (a queue spinning on a slot no one will
-/// change) fails the run instead of stalling it.
-#[must_use = "the limit holds only while the guard lives"]
-pub struct TimeLimit {
-    stop: Option<Sender<()>>,
-    watcher: Option<thread::JoinHandle<()>>,
-}
-
-impl TimeLimit {
-    pub fn new(what: &str) -> Self {
-        let (stop, stopped) = channel::<()>();
-        let what = what.to_string();
-        let watcher = thread::spawn(move || {
-            if let Err(RecvTimeoutError::Timeout) = stopped.recv_timeout(DEADLINE) {
-                abort_with(&format!("hang: {what}: still running after {DEADLINE:?}"));
-            }
-        });
-        TimeLimit {
-            stop: Some(stop),
-            watcher: Some(watcher),
-        }
-    }
-}
-
-impl Drop for TimeLimit {
-    fn drop(&mut self) {
-        drop(self.stop.take());
-        if let Some(watcher) = self.watcher.take() {
-            let _ = watcher.join();
-        }
-    }
-}
-
-/// What the stress producers push: who pushed it, and its place in that
-/// producer's sequence.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Item {
-    pub producer: u32,
-    pub seq: u32,
-}
-
-impl fmt::Debug for Item {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "p{}#{}", self.producer, self.seq)
-    }
 }
 
 /// How the stress producers insert.
@@ -273,20 +80,6 @@ pub struct Outcome {
 /// Bumps the shared progress counter once per this many successful
 /// operations of a thread (keeps the watchdog's counter off the hot path).
 const PROGRESS_EVERY: u32 = 64;
-
-/// Serialises the heavily threaded runs within a test binary; see
-/// [`one_run_at_a_time`].
-static ONE_RUN_AT_A_TIME: Mutex<()> = Mutex::new(());
-
-/// Held for the whole of a heavily threaded run ([`Stress::run`] takes it
-/// itself). Each such run already oversubscribes the 2 cores; with two at
-/// once (64 threads yielding) the kernel starved single threads for
-/// minutes and throughput fell a hundredfold.
-pub fn one_run_at_a_time() -> MutexGuard<'static, ()> {
-    ONE_RUN_AT_A_TIME
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-}
 
 /// What the threads of one stress run share.
 struct Shared<'a> {
@@ -484,146 +277,5 @@ impl Stress {
             evicted: evicted.iter().map(Vec::len).collect(),
             left: left.len(),
         }
-    }
-}
-
-/// Asserts that the union of `streams` holds every `Item` of `producers`
-/// producers × `0..per_producer` exactly once, and that within each stream
-/// each producer's items come in strictly increasing sequence order.
-pub fn assert_exactly_once_in_order(
-    what: &str,
-    producers: usize,
-    per_producer: u32,
-    streams: &[(String, &[Item])],
-) {
-    let mut seen = vec![vec![0u8; per_producer as usize]; producers];
-    for (name, stream) in streams {
-        let mut last: Vec<Option<u32>> = vec![None; producers];
-        for (at, item) in stream.iter().enumerate() {
-            let p = item.producer as usize;
-            assert!(
-                p < producers && item.seq < per_producer,
-                "{what}: {name} got {item:?}, which no producer pushed"
-            );
-            if let Some(prev) = last[p] {
-                assert!(
-                    item.seq > prev,
-                    "{what}: {name} got producer {p}'s items out of order: #{prev} then #{} (at index {at})",
-                    item.seq
-                );
-            }
-            last[p] = Some(item.seq);
-            let count = &mut seen[p][item.seq as usize];
-            *count = count.saturating_add(1);
-        }
-    }
-    let mut wrong = Vec::new();
-    let mut wrong_count = 0usize;
-    for (p, counts) in seen.iter().enumerate() {
-        for (seq, &count) in counts.iter().enumerate() {
-            if count != 1 {
-                wrong_count += 1;
-                if wrong.len() < 10 {
-                    wrong.push(format!("p{p}#{seq} seen {count} times"));
-                }
-            }
-        }
-    }
-    assert!(
-        wrong.is_empty(),
-        "{what}: {wrong_count} items not seen exactly once, e.g. {wrong:?}"
-    );
-}
-
-/// An item that records its drop in a [`DropCounter`].
-pub struct Counted<'a> {
-    pub id: usize,
-    counter: &'a DropCounter,
-}
-
-impl fmt::Debug for Counted<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Counted({})", self.id)
-    }
-}
-
-impl PartialEq for Counted<'_> {
-    fn eq(&self, other: &Self) -> bool {
-        self.id == other.id
-    }
-}
-
-impl Drop for Counted<'_> {
-    fn drop(&mut self) {
-        self.counter.record(self.id);
-    }
-}
-
-/// How many times each of the ids `0..ids` was dropped; thread-safe, so
-/// items may be dropped on any thread.
-pub struct DropCounter {
-    per_id: Box<[AtomicUsize]>,
-    /// Drops of ids outside `0..ids`.
-    stray: AtomicUsize,
-}
-
-impl DropCounter {
-    pub fn new(ids: usize) -> Self {
-        DropCounter {
-            per_id: (0..ids).map(|_| AtomicUsize::new(0)).collect(),
-            stray: AtomicUsize::new(0),
-        }
-    }
-
-    /// An item with this `id` (below the `ids` given to `new`).
-    pub fn item(&self, id: usize) -> Counted<'_> {
-        assert!(id < self.per_id.len(), "id {id} beyond the counter");
-        Counted { id, counter: self }
-    }
-
-    fn record(&self, id: usize) {
-        match self.per_id.get(id) {
-            Some(count) => count.fetch_add(1, Ordering::Relaxed),
-            None => self.stray.fetch_add(1, Ordering::Relaxed),
-        };
-    }
-
-    /// How many times `id` was dropped.
-    pub fn drops_of(&self, id: usize) -> usize {
-        self.per_id[id].load(Ordering::Relaxed)
-    }
-
-    /// Drops of all ids together.
-    pub fn total(&self) -> usize {
-        self.per_id
-            .iter()
-            .map(|c| c.load(Ordering::Relaxed))
-            .sum::<usize>()
-            + self.stray.load(Ordering::Relaxed)
-    }
-
-    /// Asserts that each id was dropped exactly `expected(id)` times.
-    pub fn assert_drops(&self, context: &str, expected: impl Fn(usize) -> usize) {
-        let wrong: Vec<String> = self
-            .per_id
-            .iter()
-            .enumerate()
-            .filter_map(|(id, c)| {
-                let (got, want) = (c.load(Ordering::Relaxed), expected(id));
-                (got != want).then(|| format!("id {id}: dropped {got} times, expected {want}"))
-            })
-            .take(10)
-            .collect();
-        assert!(wrong.is_empty(), "{context}: {wrong:?}");
-        assert_eq!(
-            self.stray.load(Ordering::Relaxed),
-            0,
-            "{context}: stray drops"
-        );
-    }
-
-    /// Asserts that every id was dropped exactly once.
-    pub fn assert_each_dropped_once(&self, context: &str) {
-        self.assert_drops(context, |_| 1);
     }
 }

@@ -1,0 +1,37 @@
+//! Test support shared by the hotq queue crates (a dev-dependency only,
+//! never published).
+//!
+//! - [`deadline`]: waiting loops that fail as a hang instead of stalling
+//!   the run ([`wait_for`], [`Patience`], [`with_watchdog`], [`TimeLimit`]).
+//! - [`drops`]: an item type that counts its drops ([`DropCounter`],
+//!   [`Counted`]), and can panic in `drop` on request.
+//! - [`conservation`]: tagged items ([`Item`]) and the check that streams
+//!   of them hold every item exactly once, in per-producer order.
+//! - [`gate`]: a start gate that releases threads together ([`StartGate`]).
+//! - [`history`]: a recorder of concurrent calls (per-thread logs, one
+//!   monotonic clock, merged after the run).
+//! - [`lincheck`]: a Wing–Gong search with Lowe's memoisation that checks
+//!   a recorded history against a sequential [`lincheck::Model`].
+//! - [`fifo`]: that model for a bounded FIFO queue, covering every
+//!   operation of `hotq-spsc` and `hotq-mpmc`.
+//! - [`rng`]: a small seeded generator, so a failing run replays.
+//! - [`scale`]: counts that shrink under miri.
+
+pub mod conservation;
+pub mod deadline;
+pub mod drops;
+pub mod fifo;
+pub mod gate;
+pub mod history;
+pub mod lincheck;
+pub mod rng;
+pub mod scale;
+
+pub use conservation::{Item, assert_exactly_once_in_order};
+pub use deadline::{
+    DEADLINE, Patience, TimeLimit, one_run_at_a_time, wait_for, wait_for_watching, with_watchdog,
+};
+pub use drops::{Counted, DropCounter};
+pub use gate::StartGate;
+pub use rng::Rng;
+pub use scale::scaled;
