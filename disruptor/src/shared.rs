@@ -144,13 +144,18 @@ impl<E> Shared<E> {
     fn drain(&self, target: Sequence, timeout: Option<Duration>) -> Result<(), ShutdownError> {
         let deadline = timeout.map(|d| (d, Instant::now() + d));
         let backoff = Backoff::new();
-        // Acquire: pairs with each leaf's Release store of its sequence
-        // (`BatchEventProcessor::run`, `EventPoller::poll`), so when the
-        // shutdown returns, an `EventPoller`'s handling of every event
-        // happens before it (the processors' threads are joined as well,
-        // which orders theirs anyway).
+        // Relaxed: the loop only compares sequences and touches no event.
+        // What a shutdown promises, that an `EventPoller`'s handling of
+        // every event happens before it returns (the processors' threads
+        // are joined, which orders theirs anyway), comes from the `halt()`
+        // that `release_producer` always runs next: its `fence(SeqCst)` in
+        // `Notifier::signal` is an acquire fence after these loads, so it
+        // synchronises with each leaf's Release store that they read
+        // (`BatchEventProcessor::run`, `EventPoller::poll`). The loom model
+        // `poller_releases_each_slot_and_the_drain_waits_for_it` fails
+        // without that fence.
         while !self.control.is_halted()
-            && self.min_gating(Sequence::MAX, Ordering::Acquire) < target
+            && self.min_gating(Sequence::MAX, Ordering::Relaxed) < target
         {
             if let Some((d, deadline)) = deadline {
                 if Instant::now() >= deadline {
