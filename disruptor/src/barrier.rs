@@ -1,8 +1,8 @@
 //! Sequence barriers: how far a consumer may go.
 
-use crate::sequence::{AtomicSequence, Sequence, minimum};
+use crate::sequence::{AtomicSequence, Sequence};
 use crate::shared::Shared;
-use crate::sync::Arc;
+use crate::sync::{Arc, Ordering};
 use crate::wait::Waiter;
 
 /// What one consumer waits on: the published events if it is in the first
@@ -28,19 +28,33 @@ impl SequenceBarrier {
     /// The highest sequence the consumer may read now, for a consumer whose
     /// next event is `next` (less than `next` if there is none).
     ///
-    /// Every read is an `Acquire` ([`AtomicSequence::get`], the
-    /// availability flags), so the writes to each event (and a previous
-    /// stage's changes to it) happen before the consumer reads it.
+    /// Every read that hands out an event is an `Acquire` (the sequences
+    /// below, the availability flags), so the writes to each event (and a
+    /// previous stage's changes to it) happen before the consumer reads it.
     #[inline]
     pub(crate) fn available<E>(&self, shared: &Shared<E>, next: Sequence) -> Sequence {
         if !self.dependencies.is_empty() {
-            let min = minimum(&self.dependencies, Sequence::MAX);
+            // Acquire: pairs with the Release store of each dependency's
+            // sequence (`BatchEventProcessor::run`, `EventPoller::poll`'s
+            // release guard and drop), so the previous stage's reads of and
+            // writes to the events up to `min` happen before this consumer
+            // touches them.
+            let min = self
+                .dependencies
+                .iter()
+                .fold(Sequence::MAX, |min, s| min.min(s.load(Ordering::Acquire)));
             if min != Sequence::MAX {
                 return min;
             }
             // Every dependency is a dropped poller: gate on the producers.
         }
-        let cursor = shared.cursor.get();
+        // Acquire: pairs with the single producer's Release store of the
+        // cursor (`Shared::publish`), so its writes to the events up to
+        // `cursor` happen before the consumer reads them. (With several
+        // producers the cursor only says what is claimed and the
+        // availability flags' Acquire does this job; the same load serves
+        // both.)
+        let cursor = shared.cursor.load(Ordering::Acquire);
         if cursor < next {
             return cursor;
         }

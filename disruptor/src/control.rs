@@ -44,7 +44,9 @@ impl Control {
     /// future publish return `Halted`, and wakes every parked waiter.
     pub(crate) fn halt(&self) {
         self.halted.store(true, Ordering::Relaxed);
-        // Always signal, even without parking strategies: cheap, once.
+        // Always signal, even without parking strategies: cheap, once. The
+        // shutdown's drain relies on the fence in `signal` too (it acquires
+        // for the drain's Relaxed loads of the leaves' sequences).
         self.notifier.signal();
     }
 

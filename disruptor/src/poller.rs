@@ -4,7 +4,7 @@ use crate::barrier::SequenceBarrier;
 use crate::error::PollError;
 use crate::sequence::{AtomicSequence, Sequence};
 use crate::shared::Shared;
-use crate::sync::{Arc, OnceLock};
+use crate::sync::{Arc, OnceLock, Ordering};
 
 /// A consumer without a thread: each [`poll`](Self::poll) hands every
 /// available event to a closure, on the caller's thread. It is a consumer
@@ -95,7 +95,10 @@ impl<E> EventPoller<E> {
         if shared.control.is_halted() {
             return Err(PollError::Halted);
         }
-        let next = self.sequence.get() + 1;
+        // Relaxed: the poller (`&mut self`) is its sequence's only writer,
+        // so it reads its own last store (a move to another thread
+        // synchronises by itself).
+        let next = self.sequence.load(Ordering::Relaxed) + 1;
         let available = self.barrier.available(shared, next);
         if available < next {
             return Ok(0);
@@ -109,7 +112,11 @@ impl<E> EventPoller<E> {
         }
         impl<E> Drop for Release<'_, E> {
             fn drop(&mut self) {
-                self.sequence.set(self.handled);
+                // Release: pairs with the Acquire loads of this sequence by
+                // the next stage's barrier, the producers' gating and the
+                // drain: `f`'s reads of the events happen before a later
+                // stage touches them or a producer overwrites them.
+                self.sequence.store(self.handled, Ordering::Release);
                 self.shared.control.progress();
             }
         }
@@ -132,7 +139,12 @@ impl<E> EventPoller<E> {
 
 impl<E> Drop for EventPoller<E> {
     fn drop(&mut self) {
-        self.sequence.set(Sequence::MAX);
+        // Release, not Relaxed although it only says "stop gating": a
+        // producer that reads MAX must also be ordered after this poller's
+        // reads of the last events it handled (a later Relaxed store would
+        // not carry the release guard's Release: a release sequence holds
+        // only read-modify-writes), or its overwrite races them.
+        self.sequence.store(Sequence::MAX, Ordering::Release);
         if let Some(shared) = self.shared.get() {
             shared.control.progress();
         }
@@ -142,7 +154,8 @@ impl<E> Drop for EventPoller<E> {
 impl<E> core::fmt::Debug for EventPoller<E> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("EventPoller")
-            .field("sequence", &self.sequence.get())
+            // Relaxed: a value to print, ordering nothing.
+            .field("sequence", &self.sequence.load(Ordering::Relaxed))
             .finish_non_exhaustive()
     }
 }

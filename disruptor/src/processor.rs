@@ -9,7 +9,7 @@ use crate::panic_policy::PanicPolicy;
 use crate::ring_buffer::RingBuffer;
 use crate::sequence::{AtomicSequence, Sequence};
 use crate::shared::Shared;
-use crate::sync::Arc;
+use crate::sync::{Arc, Ordering};
 
 /// A handler as the processor drives it: read-only or mutable.
 pub(crate) trait Consume<E>: Send + 'static {
@@ -94,7 +94,9 @@ impl<E, C: Consume<E>> BatchEventProcessor<E, C> {
             }
         }
         let shared = Arc::clone(&self.shared);
-        let mut next = self.sequence.get() + 1;
+        // Relaxed: this processor is its sequence's only writer (its
+        // initial value came with the thread's spawn), so it reads its own.
+        let mut next = self.sequence.load(Ordering::Relaxed) + 1;
         loop {
             // Per batch: a halt stops the processor even when the ring is
             // full and events are always available.
@@ -107,7 +109,12 @@ impl<E, C: Consume<E>> BatchEventProcessor<E, C> {
             if let Err(true) = self.batch(&shared.ring, next, available) {
                 break;
             }
-            self.sequence.set(available);
+            // Release: pairs with the Acquire loads of this sequence by the
+            // next stage's barrier (`SequenceBarrier::available`), the
+            // producers' gating (`Shared::min_gating`) and the drain: the
+            // handler's reads of and writes to the batch happen before the
+            // next stage reads it or a producer overwrites it.
+            self.sequence.store(available, Ordering::Release);
             shared.control.progress();
             next = available + 1;
         }

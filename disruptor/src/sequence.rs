@@ -24,9 +24,11 @@ pub(crate) const INITIAL: Sequence = -1;
 ///
 /// Invariant: it only grows (a consumer's sequence may jump to
 /// [`Sequence::MAX`] when the consumer is dropped and stops gating anyone).
-/// A `set` is a `Release` store that publishes everything its owner did up
-/// to that sequence (events written, events read); every `get` that decides
-/// to touch an event is an `Acquire` load pairing with it.
+/// Its owner's `Release` store publishes everything the owner did up to
+/// that sequence (events written, events read); a load that decides to
+/// touch an event is an `Acquire` pairing with it. Every call site names
+/// its own ordering, and says why, so that each one can be weakened alone
+/// (the `mutants` tool of `hotq-loom-tests` does).
 #[derive(Debug)]
 pub(crate) struct AtomicSequence(CachePadded<AtomicI64>);
 
@@ -35,18 +37,16 @@ impl AtomicSequence {
         AtomicSequence(CachePadded::new(AtomicI64::new(value)))
     }
 
-    /// Acquire: pairs with the `Release` in [`set`](Self::set), so what the
-    /// owner did before reaching the value happens before what the caller
-    /// does after reading it.
+    /// The sequence, loaded with the caller's `order`.
     #[inline]
-    pub(crate) fn get(&self) -> Sequence {
-        self.0.load(Ordering::Acquire)
+    pub(crate) fn load(&self, order: Ordering) -> Sequence {
+        self.0.load(order)
     }
 
-    /// Release: pairs with the `Acquire` in [`get`](Self::get).
+    /// Moves the sequence to `value`, stored with the caller's `order`.
     #[inline]
-    pub(crate) fn set(&self, value: Sequence) {
-        self.0.store(value, Ordering::Release);
+    pub(crate) fn store(&self, value: Sequence, order: Ordering) {
+        self.0.store(value, order);
     }
 
     /// The raw atomic, for the multi-producer claim (a CAS).
@@ -56,12 +56,15 @@ impl AtomicSequence {
     }
 }
 
-/// The smallest of `sequences`, or `default` when there are none (or all are
-/// larger). Each read is an `Acquire` ([`AtomicSequence::get`]).
+/// The smallest of `sequences`, each loaded with `order`, or `default` when
+/// there are none (or all are larger).
 #[inline]
 pub(crate) fn minimum(
     sequences: &[crate::sync::Arc<AtomicSequence>],
     default: Sequence,
+    order: Ordering,
 ) -> Sequence {
-    sequences.iter().fold(default, |min, s| min.min(s.get()))
+    sequences
+        .iter()
+        .fold(default, |min, s| min.min(s.load(order)))
 }

@@ -52,17 +52,21 @@ impl<E> Shared<E> {
     }
 
     /// The slowest leaf's sequence, at most `at_most` (a dropped poller
-    /// stands at `Sequence::MAX`).
+    /// stands at `Sequence::MAX`), each leaf's sequence loaded with `order`
+    /// (the caller's: `Acquire` before reusing a slot).
     #[inline]
-    pub(crate) fn min_gating(&self, at_most: Sequence) -> Sequence {
-        minimum(&self.gating, at_most)
+    pub(crate) fn min_gating(&self, at_most: Sequence, order: Ordering) -> Sequence {
+        minimum(&self.gating, at_most, order)
     }
 
     /// Publishes the claimed sequences `lo..=hi` and wakes parked waiters.
     #[inline]
     pub(crate) fn publish(&self, lo: Sequence, hi: Sequence) {
         match &self.availability {
-            None => self.cursor.set(hi),
+            // Release: pairs with the Acquire load of the cursor in
+            // `SequenceBarrier::available`; the producer's writes to the
+            // events up to `hi` happen before a consumer reads them.
+            None => self.cursor.store(hi, Ordering::Release),
             Some(flags) => flags.publish(lo, hi),
         }
         self.control.progress();
@@ -107,7 +111,12 @@ impl<E> Shared<E> {
         }
         // No producer is left, and each published what it claimed (a
         // publish that unwinds still publishes): the cursor is final.
-        let target = self.cursor.get();
+        // Relaxed: the drain only compares sequences and touches no event.
+        // With one producer this thread made the last store itself; with
+        // several, every other handle's claims come before its Release
+        // decrement above, which this thread's Acquire half synchronises
+        // with, so coherence alone makes this load see the final cursor.
+        let target = self.cursor.load(Ordering::Relaxed);
         if let Err(e) = self.drain(target, timeout) {
             self.control.halt();
             // Detached: a handler stuck in `on_event` cannot be stopped,
@@ -135,7 +144,19 @@ impl<E> Shared<E> {
     fn drain(&self, target: Sequence, timeout: Option<Duration>) -> Result<(), ShutdownError> {
         let deadline = timeout.map(|d| (d, Instant::now() + d));
         let backoff = Backoff::new();
-        while !self.control.is_halted() && self.min_gating(Sequence::MAX) < target {
+        // Relaxed: the loop only compares sequences and touches no event.
+        // What a shutdown promises, that an `EventPoller`'s handling of
+        // every event happens before it returns (the processors' threads
+        // are joined, which orders theirs anyway), comes from the `halt()`
+        // that `release_producer` always runs next: its `fence(SeqCst)` in
+        // `Notifier::signal` is an acquire fence after these loads, so it
+        // synchronises with each leaf's Release store that they read
+        // (`BatchEventProcessor::run`, `EventPoller::poll`). The loom model
+        // `poller_releases_each_slot_and_the_drain_waits_for_it` fails
+        // without that fence.
+        while !self.control.is_halted()
+            && self.min_gating(Sequence::MAX, Ordering::Relaxed) < target
+        {
             if let Some((d, deadline)) = deadline {
                 if Instant::now() >= deadline {
                     return Err(ShutdownError::Timeout(d));

@@ -19,7 +19,7 @@ use std::sync::Mutex;
 
 use hotq_disruptor::wait::Blocking;
 use hotq_disruptor::{Disruptor, Sequence};
-use hotq_loom_tests::model;
+use hotq_loom_tests::{Spin, model};
 use loom::sync::Arc;
 use loom::sync::atomic::{AtomicI64, Ordering};
 use loom::thread;
@@ -286,5 +286,87 @@ fn shutdown_drains_every_published_event() {
         let want = [(0, value(0, 0)), (1, value(0, 1))];
         assert_eq!(first.take(), want, "stage 1");
         assert_eq!(last.take(), want, "stage 2");
+    });
+}
+
+/// An `EventPoller` as the only consumer, on its own thread, ring of 1:
+/// the second event reuses the slot the poller read the first from, so the
+/// producer may write it only after the poll that handed out the first has
+/// released it (the poller's release guard). The poller polls until the
+/// shutdown halts it, writing each value it gets to `seen`; once `shutdown`
+/// returns (before the poller's thread is joined) the model reads `seen`:
+/// the shutdown's drain waited for the poller, so its handling of both
+/// events happens before (a plain Relaxed load would be free to read an
+/// older value if it did not).
+#[test]
+fn poller_releases_each_slot_and_the_drain_waits_for_it() {
+    model(
+        "poller_releases_each_slot_and_the_drain_waits_for_it",
+        2,
+        || {
+            let mut builder = Disruptor::builder(1, || 0u64);
+            let mut poller = builder.event_poller();
+            let mut producer = builder.build_single_producer().unwrap();
+            let seen = Arc::new(AtomicI64::new(-1));
+            let s = seen.clone();
+            let t = thread::spawn(move || {
+                let mut got = Vec::new();
+                let mut spin = Spin::new();
+                loop {
+                    match poller.poll(|e, seq, _| {
+                        got.push((seq, *e));
+                        // Relaxed: what orders it for the model's thread is
+                        // the poller's sequence store after this closure.
+                        s.store(seq, Ordering::Relaxed);
+                    }) {
+                        Ok(0) => spin.wait(),
+                        Ok(_) => spin = Spin::new(),
+                        Err(_) => break,
+                    }
+                }
+                got
+            });
+            for i in 0..2 {
+                producer.publish(|e| *e = value(0, i)).unwrap();
+            }
+            producer.shutdown().unwrap();
+            assert_eq!(
+                seen.load(Ordering::Relaxed),
+                1,
+                "shutdown returned before the poller's handling of 1 was visible"
+            );
+            assert_eq!(t.join().unwrap(), [(0, value(0, 0)), (1, value(0, 1))]);
+        },
+    );
+}
+
+/// A poller dropped after its first event, ring of 1: the drop stops it
+/// gating the producer (its sequence jumps to `Sequence::MAX`), so the
+/// second publish goes ahead, and its write to slot 0 must still be ordered
+/// after the poller's read of the first event there.
+#[test]
+fn dropped_poller_releases_its_last_slot() {
+    model("dropped_poller_releases_its_last_slot", 2, || {
+        let mut builder = Disruptor::builder(1, || 0u64);
+        let mut poller = builder.event_poller();
+        let mut producer = builder.build_single_producer().unwrap();
+        let t = thread::spawn(move || {
+            let mut got = Vec::new();
+            let mut spin = Spin::new();
+            while got.is_empty() {
+                match poller.poll(|e, seq, _| got.push((seq, *e))) {
+                    Ok(0) => spin.wait(),
+                    Ok(_) => {}
+                    Err(e) => panic!("halted before the first event: {e:?}"),
+                }
+            }
+            drop(poller);
+            got
+        });
+        for i in 0..2 {
+            producer.publish(|e| *e = value(0, i)).unwrap();
+        }
+        producer.shutdown().unwrap();
+        assert_eq!(t.join().unwrap(), [(0, value(0, 0))]);
     });
 }

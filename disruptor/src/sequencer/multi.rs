@@ -127,7 +127,10 @@ impl MultiProducerSequencer {
             let next = current + n as Sequence;
             if next > self.cached_limit {
                 // `=` from the consumers' position, never `+=`.
-                self.cached_limit = shared.min_gating(current) + size;
+                // Acquire: pairs with each leaf's Release store of its
+                // sequence, so the leaves' reads of the slots this claim
+                // reuses happen before this handle's writes to them.
+                self.cached_limit = shared.min_gating(current, Ordering::Acquire) + size;
                 if next > self.cached_limit {
                     if !wait {
                         return Err(PublishError::Full);
@@ -155,7 +158,9 @@ impl MultiProducerSequencer {
     pub(crate) fn remaining_capacity<E>(&self, shared: &Shared<E>) -> usize {
         // Relaxed: an estimate, as any answer is once it returns.
         let claimed = shared.cursor.atomic().load(Ordering::Relaxed);
-        let consumed = shared.min_gating(claimed);
+        // Relaxed too: the estimate does not move `cached_limit`; a claim
+        // that needs room loads the leaves again with Acquire.
+        let consumed = shared.min_gating(claimed, Ordering::Relaxed);
         (shared.size() - (claimed - consumed).min(shared.size())) as usize
     }
 }

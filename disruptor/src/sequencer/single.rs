@@ -4,6 +4,7 @@ use crate::error::PublishError;
 use crate::sequence::{INITIAL, Sequence};
 use crate::sequencer::RoomWait;
 use crate::shared::Shared;
+use crate::sync::Ordering;
 
 /// The producer's private claim state.
 ///
@@ -60,7 +61,12 @@ impl SingleProducerSequencer {
             // `=`, not `+=`: the limit is recomputed from the consumers'
             // position (disruptor-rs added the free count to the old limit,
             // letting its producer overwrite unread events).
-            self.cached_limit = shared.min_gating(self.next_value) + shared.size();
+            // Acquire: pairs with each leaf's Release store of its
+            // sequence (`BatchEventProcessor::run`, `EventPoller`), so every
+            // leaf's reads of the slots it passed happen before this
+            // producer overwrites them.
+            self.cached_limit =
+                shared.min_gating(self.next_value, Ordering::Acquire) + shared.size();
             if next <= self.cached_limit {
                 return Ok(());
             }
@@ -76,7 +82,10 @@ impl SingleProducerSequencer {
 
     /// Slots the producer could claim now without waiting.
     pub(crate) fn remaining_capacity<E>(&self, shared: &Shared<E>) -> usize {
-        let consumed = shared.min_gating(self.next_value);
+        // Relaxed: an estimate returned to the caller (stale as soon as it
+        // returns); it does not move `cached_limit`, so no claim relies on
+        // it: a claim that needs room loads the leaves again with Acquire.
+        let consumed = shared.min_gating(self.next_value, Ordering::Relaxed);
         shared.size() as usize - (self.next_value - consumed) as usize
     }
 }
@@ -106,7 +115,12 @@ mod tests {
             };
             for _ in 0..5_000 {
                 let n = 1 + (next_rand() % size as u64) as usize;
-                let slowest = leaves.iter().map(|l| l.get()).min().unwrap();
+                // Relaxed in this test: one thread moves the leaves by hand.
+                let slowest = leaves
+                    .iter()
+                    .map(|l| l.load(Ordering::Relaxed))
+                    .min()
+                    .unwrap();
                 let allowed = claimed + n as Sequence - size_s <= slowest;
                 match seq.claim(&shared, n, false) {
                     Ok(hi) => {
@@ -128,13 +142,19 @@ mod tests {
                 }
                 assert_eq!(
                     seq.remaining_capacity(&shared) as Sequence,
-                    size_s - (claimed - leaves.iter().map(|l| l.get()).min().unwrap())
+                    size_s
+                        - (claimed
+                            - leaves
+                                .iter()
+                                .map(|l| l.load(Ordering::Relaxed))
+                                .min()
+                                .unwrap())
                 );
                 // Each leaf moves forward by a random step, up to what is published.
                 for leaf in &leaves {
-                    let at = leaf.get();
+                    let at = leaf.load(Ordering::Relaxed);
                     let step = (next_rand() % (size as u64 + 1)) as Sequence;
-                    leaf.set((at + step).min(claimed));
+                    leaf.store((at + step).min(claimed), Ordering::Relaxed);
                 }
             }
         }

@@ -139,6 +139,7 @@ impl Waiter {
 mod tests {
     use super::*;
     use crate::sequence::AtomicSequence;
+    use crate::sync::Ordering;
     use std::sync::Arc;
     use std::sync::mpsc;
     use std::time::Duration;
@@ -165,7 +166,10 @@ mod tests {
         let (tx, rx) = mpsc::channel();
         let c = control.clone();
         std::thread::spawn(move || {
-            tx.send(waiter.wait_for(5, &c, || value.get())).unwrap();
+            // Acquire: pairs with the test's Release store below, as a
+            // barrier's load pairs with a publish.
+            tx.send(waiter.wait_for(5, &c, || value.load(Ordering::Acquire)))
+                .unwrap();
         });
         // Let the waiter get as far as parking (not needed for correctness:
         // the protocol must work at any point; this only makes parking likely).
@@ -182,7 +186,8 @@ mod tests {
             let value = Arc::new(AtomicSequence::new(-1));
             let (c, v) = (control.clone(), value.clone());
             let got = wait_on_thread(waiter, control, value, move || {
-                v.set(7);
+                // Release: pairs with the waiter's Acquire load above.
+                v.store(7, Ordering::Release);
                 c.progress();
             });
             assert_eq!(got, Ok(7), "{waiter:?}");
