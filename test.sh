@@ -75,7 +75,10 @@ step "stress tests (release)" cargo test --locked --release -p hotq-spsc -p hotq
 step "disruptor stress tests (release)" cargo test --locked --release -p hotq-disruptor --test stress
 # The loom models, in their own target dir: `--cfg loom` changes every
 # crate's flags, and sharing a target dir would rebuild the normal one.
-step "loom models" env RUSTFLAGS="--cfg loom" \
+# rustdoc takes its flags from RUSTDOCFLAGS: without `--cfg loom` there it
+# would build the crate's doc tests against the non-loom dependencies
+# (`syn`, for the mutation tool), which the loom build does not link.
+step "loom models" env RUSTFLAGS="--cfg loom" RUSTDOCFLAGS="--cfg loom" \
     cargo test --locked --release -p hotq-loom-tests --target-dir target/loom
 
 # ---- miri, ThreadSanitizer, fuzzing (nightly tools) ------------------------
