@@ -122,13 +122,19 @@ MIRI_CONCURRENT_FULL=(
 )
 # ThreadSanitizer: the stress tests (the subset leaves out the 16-thread
 # cases: 16 threads on 2 cores under TSan take minutes each).
+# hotq-disruptor: every test file that runs processors on real threads
+# (17 s here; a Relaxed single-producer cursor store makes TSan report the
+# event slot's data race).
+TSAN_DISRUPTOR="-p hotq-disruptor --test stress --test topology --test blocking --test shutdown --test panic --test poller"
 TSAN_SUBSET=(
     "-p hotq-spsc --test stress"
     "-p hotq-mpmc --test stress -- --skip 16x16 --skip 16_"
+    "$TSAN_DISRUPTOR"
 )
 TSAN_FULL=(
     "-p hotq-spsc --test stress"
     "-p hotq-mpmc --test stress"
+    "$TSAN_DISRUPTOR"
 )
 # Seconds per fuzz target in ./test.sh (fuzz/run.sh defaults to 60).
 FUZZ_SECONDS=${HOTQ_FUZZ_SECONDS:-15}
