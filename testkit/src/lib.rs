@@ -14,6 +14,8 @@
 //!   a recorded history against a sequential [`lincheck::Model`].
 //! - [`fifo`]: that model for a bounded FIFO queue, covering every
 //!   operation of `hotq-spsc` and `hotq-mpmc`.
+//! - [`sequenced`]: that model for a disruptor ring with event pollers in
+//!   stages, one and several producers (`hotq-disruptor`).
 //! - [`rng`]: a small seeded generator, so a failing run replays.
 //! - [`scale`]: counts that shrink under miri.
 
@@ -26,6 +28,7 @@ pub mod history;
 pub mod lincheck;
 pub mod rng;
 pub mod scale;
+pub mod sequenced;
 
 pub use conservation::{Item, assert_exactly_once_in_order};
 pub use deadline::{
