@@ -43,7 +43,7 @@ pub fn check<M: Model>(initial: &M, history: &[Op<M::Call, M::Ret>]) -> Result<(
         path: Vec::new(),
         deepest: Vec::new(),
     };
-    if search.extend(initial, 0) {
+    if search.extend(initial, 0, 0) {
         Ok(())
     } else {
         let tail = &search.deepest[search.deepest.len().saturating_sub(6)..];
@@ -94,22 +94,32 @@ struct Search<'a, M: Model> {
 
 impl<M: Model> Search<'_, M> {
     /// Whether the calls not yet done can follow the `count` done ones,
-    /// which left the model in `state`.
-    fn extend(&mut self, state: &M, count: usize) -> bool {
+    /// which left the model in `state`; every call before `first` is done.
+    fn extend(&mut self, state: &M, count: usize, mut first: usize) -> bool {
         if count > self.deepest.len() {
             self.deepest.clone_from(&self.path);
         }
         if count == self.ops.len() {
             return true;
         }
+        while self.done.get(first) {
+            first += 1;
+        }
         // A pending call may come next only if it was invoked before every
-        // pending call returned (otherwise that one must come first).
-        let horizon = (0..self.ops.len())
-            .filter(|&i| !self.done.get(i))
-            .map(|i| self.ops[i].returned)
-            .min()
-            .unwrap_or(u64::MAX);
-        for i in 0..self.ops.len() {
+        // pending call returned (otherwise that one must come first). The
+        // calls are sorted by invocation, so once one is invoked after the
+        // earliest response so far, no later one returned earlier: the
+        // scans stop there and cost the pending window, not the history.
+        let mut horizon = u64::MAX;
+        for (i, op) in self.ops.iter().enumerate().skip(first) {
+            if op.invoked > horizon {
+                break;
+            }
+            if !self.done.get(i) {
+                horizon = horizon.min(op.returned);
+            }
+        }
+        for i in first..self.ops.len() {
             let op = self.ops[i];
             if op.invoked > horizon {
                 break; // sorted by invocation: no later call qualifies
@@ -123,7 +133,8 @@ impl<M: Model> Search<'_, M> {
             }
             self.done.flip(i);
             self.path.push(i);
-            if self.seen.insert((self.done.clone(), next.clone())) && self.extend(&next, count + 1)
+            if self.seen.insert((self.done.clone(), next.clone()))
+                && self.extend(&next, count + 1, first)
             {
                 return true;
             }
