@@ -91,8 +91,13 @@ struct Poller {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Ring {
     size: Sequence,
-    /// Every claimed event, by sequence: its value and whether it is
-    /// published. The cursor (highest claimed) is `events.len() - 1`.
+    /// The sequence of `events[0]`: every event before it has been handed
+    /// out to every poller, and is forgotten (a smaller state to copy and
+    /// to compare in the search).
+    base: Sequence,
+    /// The claimed events from `base` on, by sequence: each one's value
+    /// and whether it is published. The cursor (highest claimed) is the
+    /// last one.
     events: Vec<(u64, bool)>,
     pollers: Vec<Poller>,
     last_stage: usize,
@@ -120,6 +125,7 @@ impl Ring {
             .collect();
         Ring {
             size: size as Sequence,
+            base: 0,
             events: Vec::new(),
             pollers,
             last_stage: stages.len() - 1,
@@ -127,7 +133,13 @@ impl Ring {
     }
 
     fn cursor(&self) -> Sequence {
-        self.events.len() as Sequence - 1
+        self.base + self.events.len() as Sequence - 1
+    }
+
+    /// Event `seq` (claimed, not forgotten).
+    fn event(&mut self, seq: Sequence) -> Option<&mut (u64, bool)> {
+        let index = usize::try_from(seq - self.base).ok()?;
+        self.events.get_mut(index)
     }
 
     /// The lowest release among the pollers of `stage`.
@@ -163,7 +175,7 @@ impl Ring {
         match self.pollers[p].stage {
             // Up to the first claimed event not yet published.
             0 => {
-                let published = self.events[from as usize..]
+                let published = self.events[(from - self.base) as usize..]
                     .iter()
                     .take_while(|&&(_, published)| published)
                     .count();
@@ -182,7 +194,7 @@ impl Model for Ring {
         match *call {
             Call::Publish(ref values) => self.claim(values, true),
             Call::Claim(ref values) => self.claim(values, false),
-            Call::Mark(seq) => match self.events.get_mut(seq as usize) {
+            Call::Mark(seq) => match self.event(seq) {
                 Some((_, published @ false)) => {
                     *published = true;
                     Ret::Done
@@ -202,11 +214,15 @@ impl Model for Ring {
                 let events = (from..=to)
                     .map(|seq| Event {
                         seq,
-                        value: self.events[seq as usize].0,
+                        value: self.events[(seq - self.base) as usize].0,
                         end_of_batch: seq == to,
                     })
                     .collect();
                 self.pollers[p].taken = to.max(from - 1);
+                let every = self.pollers.iter().map(|p| p.taken).min();
+                let forget = (every.expect("a poller") + 1 - self.base) as usize;
+                self.events.drain(..forget);
+                self.base += forget as Sequence;
                 Ret::Events(events)
             }
             Call::Release(p) => {
