@@ -17,7 +17,11 @@
 //!   producer answers it only when, at the instant it loaded the leaves'
 //!   sequences, the slowest leaf was a whole ring behind the batch's last
 //!   event. `remaining_capacity` is exact (the producer's own cursor less
-//!   the slowest leaf).
+//!   the slowest leaf). With two leaves their sequences are loaded one at
+//!   a time, but each only grows, so the minimum found lies between the
+//!   true minimum at the first load and at the last: a full is right at
+//!   the first, room at the last (the same holds for a later stage's
+//!   barrier over two pollers).
 //! - A poll is two instants. It hands out every event available when its
 //!   barrier looks (everything published, for the first stage; everything
 //!   the previous stage has released, for a later one: all of it, in one
@@ -45,19 +49,29 @@
 //!   looked has no place in the order, and neither has one that hands out
 //!   an event past a hole.
 //!
+//! Both two-instant cases are forced with a step counter in the last two
+//! tests, which check that the split history is accepted and that the
+//! same history with one instant per call is rejected. The random
+//! histories seldom produce them by themselves (the windows are a few
+//! nanoseconds wide): 2400 debug histories recorded with one instant per
+//! multi-producer publish, or per poll, were all accepted.
+//!
 //! The checker is shown to reject histories of this disruptor with three
 //! faults put in on purpose (a poller that reports empty without looking,
-//! one that loses an event, a producer that reports full with room), in
-//! the last tests here; the model's own tests (in `hotq-testkit`) show
-//! what it accepts and rejects call by call.
+//! one that loses an event, a producer that reports full with room); the
+//! model's own tests (in `hotq-testkit`) show what it accepts and rejects
+//! call by call.
 
 use hotq_disruptor::{
     BatchIterMut, Builder, Disruptor, EventPoller, MultiProducer, PublishError, Sequence,
     SingleProducer,
 };
-use hotq_testkit::Rng;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use hotq_testkit::history::{self, Body, Log};
-use hotq_testkit::sequenced::{self, Call, Event, Ret, RingOp};
+use hotq_testkit::lincheck::{self, Model};
+use hotq_testkit::sequenced::{self, Call, Event, Ret, Ring, RingOp};
+use hotq_testkit::{Rng, wait_for};
 
 /// Pollers per stage, numbered stage by stage as `Ring::new` numbers them.
 const TOPOLOGIES: [&[usize]; 4] = [&[1], &[2], &[1, 1], &[2, 1]];
@@ -506,4 +520,205 @@ fn checker_rejects_histories_of_broken_disruptors() {
             );
         }
     }
+}
+
+/// A step counter the threads of a forced interleaving hand on.
+struct Steps(AtomicUsize);
+
+impl Steps {
+    fn reach(&self, step: usize) {
+        // Release/Acquire: only the order of the calls matters; the
+        // disruptor's own orderings carry the data.
+        self.0.store(step, Ordering::Release);
+    }
+    fn wait(&self, step: usize) {
+        wait_for(&format!("step {step}"), || {
+            (self.0.load(Ordering::Acquire) >= step).then_some(())
+        });
+    }
+}
+
+/// Records one poll as its take and its release (see the top).
+fn record_poll(log: &mut Log<Call, Ret>, poller: &mut EventPoller<u64>, p: usize, f: impl Fn()) {
+    let mut got = Vec::new();
+    let invoked = log.invoke();
+    let n = Poll::poll(poller, &mut |e| {
+        got.push(e);
+        f();
+    });
+    log.respond(invoked, Call::Take(p), Ret::Events(got));
+    if n > 0 {
+        log.respond(invoked, Call::Release(p), Ret::Done);
+    }
+}
+
+/// The ring with each poll's take and release at one instant: the spec
+/// this disruptor does not meet (see the top).
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct OneInstantPolls(Ring);
+
+impl Model for OneInstantPolls {
+    type Call = Call;
+    type Ret = Ret;
+    fn step(&mut self, call: &Call) -> Ret {
+        let ret = self.0.step(call);
+        if let (Call::Take(p), Ret::Events(events)) = (call, &ret) {
+            if !events.is_empty() {
+                self.0.step(&Call::Release(*p));
+            }
+        }
+        ret
+    }
+}
+
+/// Why a poll is two instants, on a forced interleaving: the poll takes
+/// event 0 of a ring of 2 and, while its closure holds it, the producer
+/// publishes 1 and then finds no room for 2 (0 is not released). The
+/// history is accepted as recorded (take and release), and rejected with
+/// the poll at one instant: it must come before 1's publish (it did not
+/// take 1) and after the full (it would have freed a slot for 2).
+#[test]
+fn a_producer_finds_the_slots_of_a_poll_in_progress_taken() {
+    let mut builder = Disruptor::builder(2, || 0u64);
+    let poller = builder.event_poller();
+    // A tuple drops in field order: the poller first, so the producer's
+    // shutdown has nothing to drain, also when an assertion unwinds.
+    let mut rig = (poller, builder.build_single_producer().unwrap());
+    let (poller_ref, producer_ref) = (&mut rig.0, &mut rig.1);
+    let steps = Steps(AtomicUsize::new(0));
+    let steps = &steps;
+    let history = history::run(vec![
+        Box::new(move |log: &mut Log<Call, Ret>| {
+            log.record(
+                Call::Publish(vec![10]),
+                || Publish::publish(producer_ref, &[10], false),
+                published,
+            );
+            steps.reach(1);
+            steps.wait(2);
+            log.record(
+                Call::Publish(vec![11]),
+                || Publish::publish(producer_ref, &[11], false),
+                published,
+            );
+            log.record(
+                Call::Publish(vec![12]),
+                || Publish::publish(producer_ref, &[12], false),
+                published,
+            );
+            steps.reach(3);
+        }) as Body<'_, Call, Ret>,
+        Box::new(move |log: &mut Log<Call, Ret>| {
+            steps.wait(1);
+            record_poll(log, poller_ref, 0, || {
+                steps.reach(2);
+                steps.wait(3);
+            });
+        }),
+    ]);
+    let results: Vec<_> = history.iter().map(|op| (&op.call, &op.ret)).collect();
+    assert!(
+        results.contains(&(&Call::Publish(vec![11]), &Ret::Published(1)))
+            && results.contains(&(&Call::Publish(vec![12]), &Ret::Full)),
+        "{results:?}"
+    );
+    assert_eq!(sequenced::check(&history, 2, &[1]), Ok(()));
+    let takes_only: Vec<RingOp> = history
+        .iter()
+        .filter(|op| !matches!(op.call, Call::Release(_)))
+        .cloned()
+        .collect();
+    let one_instant = OneInstantPolls(Ring::new(2, &[1]));
+    assert!(lincheck::check(&one_instant, &takes_only).is_err());
+}
+
+/// Why a multi-producer publish is two instants, on a forced
+/// interleaving: producer A has claimed 0 and is still writing it when
+/// producer B claims and publishes 1; a poll then finds nothing (1 waits
+/// behind the hole at 0), and once A's publish returns a poll finds both.
+/// The history is accepted as recorded (claims and flags), and rejected
+/// once each publish is taken as one instant: the empty poll began after
+/// B's publish had returned.
+#[test]
+fn a_poll_stops_at_a_claimed_event_still_being_written() {
+    let mut builder = Disruptor::builder(4, || 0u64);
+    let poller = builder.event_poller();
+    let a = builder.build_multi_producer().unwrap();
+    let b = a.clone();
+    // The poller drops first (see the test above).
+    let mut rig = (poller, a, b);
+    let (poller_ref, a_ref, b_ref) = (&mut rig.0, &mut rig.1, &mut rig.2);
+    let steps = Steps(AtomicUsize::new(0));
+    let steps = &steps;
+    /// Records a multi-producer `try_publish` of `v` as its claim and flag.
+    fn record_publish(
+        log: &mut Log<Call, Ret>,
+        r: impl FnOnce() -> Result<Sequence, PublishError>,
+        v: u64,
+        invoked: u64,
+    ) {
+        let r = r();
+        log.respond(invoked, Call::Claim(vec![v]), published(r));
+        if let Ok(seq) = r {
+            log.respond(invoked, Call::Mark(seq), Ret::Done);
+        }
+    }
+    let history = history::run(vec![
+        Box::new(move |log: &mut Log<Call, Ret>| {
+            let invoked = log.invoke();
+            let publish = || {
+                a_ref.try_publish(|e| {
+                    *e = 10;
+                    steps.reach(1);
+                    steps.wait(3);
+                })
+            };
+            record_publish(log, publish, 10, invoked);
+            steps.reach(4);
+        }) as Body<'_, Call, Ret>,
+        Box::new(move |log: &mut Log<Call, Ret>| {
+            steps.wait(1);
+            let invoked = log.invoke();
+            record_publish(log, || Publish::publish(b_ref, &[11], false), 11, invoked);
+            steps.reach(2);
+        }),
+        Box::new(move |log: &mut Log<Call, Ret>| {
+            steps.wait(2);
+            record_poll(log, poller_ref, 0, || {});
+            steps.reach(3);
+            steps.wait(4);
+            record_poll(log, poller_ref, 0, || {});
+        }),
+    ]);
+    let takes: Vec<_> = history
+        .iter()
+        .filter(|op| matches!(op.call, Call::Take(_)))
+        .map(|op| &op.ret)
+        .collect();
+    let both = Ret::Events(vec![
+        Event {
+            seq: 0,
+            value: 10,
+            end_of_batch: false,
+        },
+        Event {
+            seq: 1,
+            value: 11,
+            end_of_batch: true,
+        },
+    ]);
+    assert_eq!(takes, [&Ret::Events(Vec::new()), &both]);
+    assert_eq!(sequenced::check(&history, 4, &[1]), Ok(()));
+    let one_instant: Vec<RingOp> = history
+        .iter()
+        .filter(|op| !matches!(op.call, Call::Mark(_)))
+        .map(|op| match op.call {
+            Call::Claim(ref values) => RingOp {
+                call: Call::Publish(values.clone()),
+                ..op.clone()
+            },
+            _ => op.clone(),
+        })
+        .collect();
+    assert!(sequenced::check(&one_instant, 4, &[1]).is_err());
 }
