@@ -91,31 +91,26 @@ fn fill(events: BatchIterMut<'_, u64>, values: &[u64]) {
     }
 }
 
-impl Publish for SingleProducer<u64> {
-    const MULTI: bool = false;
-    fn publish(&mut self, values: &[u64], batch: bool) -> Result<Sequence, PublishError> {
-        match *values {
-            [v] if !batch => self.try_publish(|e| *e = v),
-            _ => self.try_batch_publish(values.len(), |events| fill(events, values)),
+/// The two producer kinds have the same methods, not a trait in common.
+macro_rules! impl_publish {
+    ($producer:ty, $multi:expr) => {
+        impl Publish for $producer {
+            const MULTI: bool = $multi;
+            fn publish(&mut self, values: &[u64], batch: bool) -> Result<Sequence, PublishError> {
+                match *values {
+                    [v] if !batch => self.try_publish(|e| *e = v),
+                    _ => self.try_batch_publish(values.len(), |events| fill(events, values)),
+                }
+            }
+            fn capacity(&self) -> usize {
+                self.remaining_capacity()
+            }
         }
-    }
-    fn capacity(&self) -> usize {
-        self.remaining_capacity()
-    }
+    };
 }
 
-impl Publish for MultiProducer<u64> {
-    const MULTI: bool = true;
-    fn publish(&mut self, values: &[u64], batch: bool) -> Result<Sequence, PublishError> {
-        match *values {
-            [v] if !batch => self.try_publish(|e| *e = v),
-            _ => self.try_batch_publish(values.len(), |events| fill(events, values)),
-        }
-    }
-    fn capacity(&self) -> usize {
-        self.remaining_capacity()
-    }
-}
+impl_publish!(SingleProducer<u64>, false);
+impl_publish!(MultiProducer<u64>, true);
 
 /// A poller of whatever kind is under test.
 trait Poll: Send {
@@ -272,26 +267,36 @@ fn produce<P: Publish>(
     })
 }
 
-/// One poller thread: `calls` polls of poller `p`, each recorded as its
-/// take and, if it took anything, its release (see the top).
+/// One poller thread: `calls` polls of poller `p`.
 fn consume(poller: &mut dyn Poll, p: usize, calls: usize, seed: u64) -> Body<'_, Call, Ret> {
     Box::new(move |log: &mut Log<Call, Ret>| {
         let mut rng = Rng::for_thread(seed, log.thread());
         for _ in 0..calls {
             rng.pause(64);
-            let mut got = Vec::new();
-            let invoked = log.invoke();
-            let n = poller.poll(&mut |e| got.push(e));
-            let count_matches = n == got.len();
-            log.respond(invoked, Call::Take(p), Ret::Events(got));
-            assert!(count_matches, "a poll's count is what it handed out");
-            if n > 0 {
-                log.respond(invoked, Call::Release(p), Ret::Done);
-            } else {
+            if record_poll(log, poller, p, || {}) == 0 {
                 idle(&mut rng);
             }
         }
     })
+}
+
+/// Records one poll of poller `p` as its take and, if it took anything,
+/// its release (see the top); `f` runs on each event as it is handed out.
+/// Returns how many were.
+fn record_poll(log: &mut Log<Call, Ret>, poller: &mut dyn Poll, p: usize, f: impl Fn()) -> usize {
+    let mut got = Vec::new();
+    let invoked = log.invoke();
+    let n = poller.poll(&mut |e| {
+        got.push(e);
+        f();
+    });
+    let count_matches = n == got.len();
+    log.respond(invoked, Call::Take(p), Ret::Events(got));
+    assert!(count_matches, "a poll's count is what it handed out");
+    if n > 0 {
+        log.respond(invoked, Call::Release(p), Ret::Done);
+    }
+    n
 }
 
 /// The shape of one history.
@@ -535,20 +540,6 @@ impl Steps {
         wait_for(&format!("step {step}"), || {
             (self.0.load(Ordering::Acquire) >= step).then_some(())
         });
-    }
-}
-
-/// Records one poll as its take and its release (see the top).
-fn record_poll(log: &mut Log<Call, Ret>, poller: &mut EventPoller<u64>, p: usize, f: impl Fn()) {
-    let mut got = Vec::new();
-    let invoked = log.invoke();
-    let n = Poll::poll(poller, &mut |e| {
-        got.push(e);
-        f();
-    });
-    log.respond(invoked, Call::Take(p), Ret::Events(got));
-    if n > 0 {
-        log.respond(invoked, Call::Release(p), Ret::Done);
     }
 }
 
