@@ -62,12 +62,12 @@
 //! model's own tests (in `hotq-testkit`) show what it accepts and rejects
 //! call by call.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use hotq_disruptor::{
     BatchIterMut, Builder, Disruptor, EventPoller, MultiProducer, PublishError, Sequence,
     SingleProducer,
 };
-use std::sync::atomic::{AtomicUsize, Ordering};
-
 use hotq_testkit::history::{self, Body, Log};
 use hotq_testkit::lincheck::{self, Model};
 use hotq_testkit::sequenced::{self, Call, Event, Ret, Ring, RingOp};
