@@ -2,15 +2,17 @@
 //! on one thread, each result checked against a sequential model: the list
 //! of published events (sequence -> value) and each event poller's
 //! position. The consumers are event pollers only (a handler would run on
-//! a thread of its own), in one to three stages, so every result is
-//! determined: `Full` exactly when the slowest leaf is a whole ring
-//! behind, each poll hands out exactly the events its stage's gate allows
-//! (with `end_of_batch` on the last), `Halted` after a halt, and the
-//! build's error for a wrong size or an empty stage. Closures that panic
-//! (a publisher's, a poller's) unwind through `resume_unwind`, which skips
-//! libFuzzer's abort-on-panic hook, and are caught here. The end is a
-//! shutdown of every handle, which must drain, time out or return as the
-//! model says; no call is ever made that could wait for ever.
+//! a thread of its own; a mutable one is added only where it makes the
+//! build fail), in one to three stages, so every result is determined:
+//! `Full` exactly when the slowest leaf is a whole ring behind, each poll
+//! hands out exactly the events its stage's gate allows (with
+//! `end_of_batch` on the last), `Halted` after a halt, and the build's
+//! error for a wrong size, an empty stage or a shared mutable handler.
+//! Closures that panic (a publisher's, a poller's) unwind through
+//! `resume_unwind`, which skips libFuzzer's abort-on-panic hook, and are
+//! caught here. The end is a shutdown of every handle, which must drain,
+//! time out or return as the model says; no call is ever made that could
+//! wait for ever.
 #![no_main]
 
 use std::cell::Cell;
@@ -20,8 +22,8 @@ use std::time::Duration;
 
 use arbitrary::Arbitrary;
 use hotq_disruptor::{
-    BatchIterMut, BuildError, Disruptor, EventPoller, MultiProducer, PollError, PublishError,
-    Sequence, ShutdownError, SingleProducer,
+    BatchIterMut, BuildError, Builder, Disruptor, EventPoller, MultiProducer, PollError,
+    PublishError, Sequence, ShutdownError, SingleProducer,
 };
 use libfuzzer_sys::fuzz_target;
 
@@ -46,6 +48,11 @@ struct Input {
     /// Event pollers per stage (each `% 3`), with `then()` between stages:
     /// up to three stages and three pollers; an empty stage is a build error.
     stages: Vec<u8>,
+    /// A mutable handler in stage `.0`, added before that stage's pollers
+    /// if `.1`, else after them; only in a stage with a poller, so it is
+    /// always a build error (a mutable handler must be alone in its stage)
+    /// and its thread never starts.
+    writer: Option<(u8, bool)>,
     /// Polls each poller before the build (it must find nothing).
     poll_before_build: bool,
     ops: Vec<Op>,
@@ -397,12 +404,29 @@ fuzz_target!(|input: Input| {
     let mut pollers = Vec::new();
     let mut expected = None;
     for (stage, &count) in counts.iter().enumerate() {
-        for _ in 0..count.min(3 - pollers.len()) {
+        let count = count.min(3 - pollers.len());
+        let writer = match input.writer {
+            Some((w, before)) if w as usize % counts.len() == stage && count > 0 => Some(before),
+            _ => None,
+        };
+        let add_writer = |builder: Builder<u64>| {
+            builder.handle_events_mut_with(|_: &mut u64, _, _| panic!("a writer's thread started"))
+        };
+        if writer == Some(true) {
+            builder = add_writer(builder);
+        }
+        for _ in 0..count {
             pollers.push(Poller {
                 stage,
                 seq: -1,
                 handle: Some(builder.event_poller()),
             });
+        }
+        if writer.is_some() {
+            expected.get_or_insert(BuildError::MutableHandlerShared { stage });
+        }
+        if writer == Some(false) {
+            builder = add_writer(builder);
         }
         if stage + 1 < counts.len() {
             if !pollers.iter().any(|p| p.stage == stage) {
