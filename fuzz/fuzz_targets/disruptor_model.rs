@@ -68,7 +68,7 @@ enum Write {
     /// Panics before writing.
     Panic,
     /// Writes, then panics.
-    PanicAfterWrite,
+    ValueThenPanic,
 }
 
 #[derive(Arbitrary, Debug)]
@@ -526,7 +526,7 @@ fuzz_target!(|input: Input| {
                         Write::Value => *e = value,
                         Write::Nothing => {}
                         Write::Panic => planned_panic(),
-                        Write::PanicAfterWrite => {
+                        Write::ValueThenPanic => {
                             *e = value;
                             planned_panic()
                         }
@@ -542,8 +542,8 @@ fuzz_target!(|input: Input| {
                 });
                 match want {
                     Ok(()) => {
-                        let panics = matches!(write, Write::Panic | Write::PanicAfterWrite);
-                        let writes = matches!(write, Write::Value | Write::PanicAfterWrite);
+                        let panics = matches!(write, Write::Panic | Write::ValueThenPanic);
+                        let writes = matches!(write, Write::Value | Write::ValueThenPanic);
                         assert!(called, "the publish closure was not called");
                         model.publish(1, usize::from(writes));
                         let seq = model.cursor();

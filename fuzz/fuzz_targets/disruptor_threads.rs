@@ -1,17 +1,25 @@
 //! Two or three producer threads, each running its own list of
-//! `publish`, `try_publish`, `batch_publish` and `try_batch_publish` calls
-//! from the fuzz input on clones of one multi producer, into a small ring
-//! consumed by one or two handler threads: one handler, two in parallel, or
-//! a pipeline of two (the first possibly a mutable handler that stamps each
-//! event). Each event is tagged (producer, index), and each producer
-//! records the sequences its calls returned. After the shutdown's drain,
-//! every handler must have seen exactly the published events, each once,
-//! in sequence order from 0 with nothing skipped, each holding what its
-//! producer wrote (so per-producer order holds too), the last one ending
-//! its batch; a second-stage handler must never get an event before the
-//! first stage has finished it. Nothing waits unboundedly: a `try_` call
-//! that keeps meeting a full ring falls back to the waiting call, which the
-//! running handlers always release (a hang is libFuzzer's timeout).
+//! `publish`, `try_publish`, `batch_publish`, `try_batch_publish` (and
+//! `halt`) calls from the fuzz input on clones of one multi producer, into
+//! a small ring consumed by one or two handler threads: one handler, two in
+//! parallel, or a pipeline of two (the first possibly a mutable handler
+//! that stamps each event). Each event is tagged (producer, index), and
+//! each producer records the sequences its calls returned.
+//!
+//! After the shutdown's drain, the sequences the producers got must be
+//! 0, 1, 2, … without gap or repeat, and every handler must have seen
+//! exactly those events, each once, in sequence order, each holding what
+//! its producer wrote (so nothing lost or duplicated and per-producer order
+//! kept), in batches that `on_batch_start` announces and `end_of_batch`
+//! ends, between `on_start` and `on_shutdown`; a second-stage handler must
+//! never get an event before the first stage has finished it. After a halt
+//! the handlers may stop early: each must have seen a prefix of the
+//! published events (a later stage no more than the one before), and every
+//! call after a producer's first `Halted` must say `Halted` too.
+//!
+//! Nothing waits unboundedly: a `try_` call that keeps meeting a full ring
+//! falls back to the waiting call, which the running handlers (or a halt)
+//! always release; a hang is libFuzzer's timeout.
 #![no_main]
 
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -20,7 +28,8 @@ use std::thread;
 
 use arbitrary::Arbitrary;
 use hotq_disruptor::{
-    Builder, Disruptor, MultiProducer, PublishError, Sequence,
+    BatchIterMut, Builder, Disruptor, EventHandler, EventHandlerMut, MultiProducer, PublishError,
+    Sequence,
     wait::{Blocking, PhasedBackoff, Sleeping, Yielding},
 };
 use hotq_testkit::{Item, StartGate, conservation::check_exactly_once_in_order};
@@ -51,6 +60,9 @@ enum Op {
     /// `n % (size + 2)`: 0 and size + 1 are refused.
     Batch(u8),
     TryBatch(u8),
+    /// Taken as `halt` when `.0 % 16 == 0`, else as `Publish` (a halt ends
+    /// all publishing, so it should come late and seldom).
+    Halt(u8),
 }
 
 #[derive(Arbitrary, Debug, Clone, Copy)]
@@ -98,39 +110,115 @@ impl Default for Event {
     }
 }
 
-/// What one handler saw, in order: sequence, item, end of batch.
-type Seen = Arc<Mutex<Vec<(Sequence, Item, bool)>>>;
+/// What a handler's processor called, in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Call {
+    Start,
+    Batch(usize),
+    Event(Sequence, Item, bool),
+    Shutdown,
+}
 
-/// Records every event into `seen`; a first-stage handler also says how
-/// far it got in `done`, and a second-stage one checks that the first
-/// stage has finished each event it gets (and stamped it, for `stamped`).
-fn recorder(
-    seen: &Seen,
+/// A handler that records every call into `calls`. In the first stage of
+/// a pipeline it says how far it got in `done` (and, mutable, stamps each
+/// event); in the second it checks that the first stage has finished each
+/// event it gets (and stamped it, if `stamped`).
+struct Recorder {
+    calls: Arc<Mutex<Vec<Call>>>,
     done: Option<Arc<AtomicI64>>,
     after: Option<Arc<AtomicI64>>,
     stamped: bool,
-    errors: &Arc<Mutex<Vec<String>>>,
-) -> impl FnMut(&Event, Sequence, bool) + Send + 'static {
-    let (seen, errors) = (Arc::clone(seen), Arc::clone(errors));
-    move |e, seq, end_of_batch| {
-        if let Some(first) = &after {
+    errors: Arc<Mutex<Vec<String>>>,
+}
+
+impl Recorder {
+    fn record(&mut self, call: Call) {
+        self.calls.lock().unwrap().push(call);
+    }
+
+    fn event(&mut self, e: &Event, seq: Sequence, end_of_batch: bool) {
+        if let Some(first) = &self.after {
             // Acquire: pairs with the first stage's Release below (which
             // the disruptor's own hand-over orders before this event).
             let finished = first.load(Ordering::Acquire);
+            let mut errors = self.errors.lock().unwrap();
             if finished < seq {
-                let why = format!("stage 2 got {seq} while stage 1 had finished {finished}");
-                errors.lock().unwrap().push(why);
+                errors.push(format!(
+                    "stage 2 got {seq} while stage 1 had finished {finished}"
+                ));
             }
-            if stamped && e.stamp != seq + 1 {
-                let why = format!("stage 2 got {seq} stamped {}", e.stamp);
-                errors.lock().unwrap().push(why);
+            if self.stamped && e.stamp != seq + 1 {
+                errors.push(format!("stage 2 got {seq} stamped {}", e.stamp));
             }
         }
-        seen.lock().unwrap().push((seq, e.item, end_of_batch));
-        if let Some(done) = &done {
+        self.record(Call::Event(seq, e.item, end_of_batch));
+        if let Some(done) = &self.done {
             // Release: pairs with the second stage's Acquire above.
             done.store(seq, Ordering::Release);
         }
+    }
+}
+
+impl EventHandler<Event> for Recorder {
+    fn on_event(&mut self, e: &Event, seq: Sequence, end_of_batch: bool) {
+        self.event(e, seq, end_of_batch)
+    }
+    fn on_batch_start(&mut self, batch_size: usize) {
+        self.record(Call::Batch(batch_size))
+    }
+    fn on_start(&mut self) {
+        self.record(Call::Start)
+    }
+    fn on_shutdown(&mut self) {
+        self.record(Call::Shutdown)
+    }
+}
+
+/// The mutable first stage: stamps each event, then records it.
+struct Stamper(Recorder);
+
+impl EventHandlerMut<Event> for Stamper {
+    fn on_event(&mut self, e: &mut Event, seq: Sequence, end_of_batch: bool) {
+        e.stamp = seq + 1;
+        self.0.event(e, seq, end_of_batch)
+    }
+    fn on_batch_start(&mut self, batch_size: usize) {
+        self.0.record(Call::Batch(batch_size))
+    }
+    fn on_start(&mut self) {
+        self.0.record(Call::Start)
+    }
+    fn on_shutdown(&mut self) {
+        self.0.record(Call::Shutdown)
+    }
+}
+
+/// The events in `calls`, after checking the calls' shape: `on_start`
+/// first, `on_shutdown` last, and between them batches of `n >= 1` events
+/// each announced by `on_batch_start(n)`, only the last with `end_of_batch`.
+fn events_of(calls: &[Call]) -> Result<Vec<(Sequence, Item)>, String> {
+    let (Some(Call::Start), Some(Call::Shutdown)) = (calls.first(), calls.last()) else {
+        return Err(format!("not start ... shutdown: {calls:?}"));
+    };
+    let mut events = Vec::new();
+    let mut rest = &calls[1..calls.len() - 1];
+    while let [Call::Batch(n), tail @ ..] = rest {
+        if *n == 0 || tail.len() < *n {
+            return Err(format!("a batch of {n} with {} calls left", tail.len()));
+        }
+        for (k, call) in tail[..*n].iter().enumerate() {
+            match *call {
+                Call::Event(seq, item, end_of_batch) if end_of_batch == (k + 1 == *n) => {
+                    events.push((seq, item))
+                }
+                other => return Err(format!("call {k} of a batch of {n}: {other:?}")),
+            }
+        }
+        rest = &tail[*n..];
+    }
+    match rest {
+        [] => Ok(events),
+        [other, ..] => Err(format!("{other:?} where a batch should start")),
     }
 }
 
@@ -143,20 +231,34 @@ fn wait_strategy(builder: Builder<Event>, wait: Wait) -> Builder<Event> {
     }
 }
 
-/// What one producer did: the sequence of each item it published, in order.
-type Published = Vec<Sequence>;
+/// What one producer did.
+#[derive(Default)]
+struct Published {
+    /// The sequence of each item it published, in order.
+    sequences: Vec<Sequence>,
+    /// It halted the disruptor.
+    halted: bool,
+}
 
 /// Runs one producer's ops; `t` tags its items.
 fn produce(producer: &mut MultiProducer<Event>, t: u32, ops: &[Op], size: usize) -> Published {
-    let mut published: Published = Vec::new();
+    let mut done = Published::default();
+    // Set at the first `Halted`: every call after it must say so too.
+    let mut saw_halt = false;
     for &op in ops.iter().take(MAX_OPS) {
-        let index = published.len() as u32;
+        let index = done.sequences.len() as u32;
         let item = |i: usize| Item {
             producer: t,
             seq: index + i as u32,
         };
         let (n, got) = match op {
-            Op::Publish => (1, producer.publish(|e| e.item = item(0))),
+            Op::Halt(h) if h % 16 == 0 => {
+                producer.halt();
+                done.halted = true;
+                assert!(producer.is_halted(), "producer {t}: not halted after halt");
+                continue;
+            }
+            Op::Publish | Op::Halt(_) => (1, producer.publish(|e| e.item = item(0))),
             Op::TryPublish => {
                 let mut tries = 0;
                 let got = loop {
@@ -173,7 +275,7 @@ fn produce(producer: &mut MultiProducer<Event>, t: u32, ops: &[Op], size: usize)
             }
             Op::Batch(n) | Op::TryBatch(n) => {
                 let n = n as usize % (size + 2);
-                let write = |events: hotq_disruptor::BatchIterMut<'_, Event>| {
+                let write = |events: BatchIterMut<'_, Event>| {
                     for (i, e) in events.enumerate() {
                         e.item = item(i);
                     }
@@ -201,47 +303,57 @@ fn produce(producer: &mut MultiProducer<Event>, t: u32, ops: &[Op], size: usize)
                 (n, got)
             }
         };
-        let hi = got.unwrap_or_else(|e| panic!("producer {t}: {op:?} failed: {e}"));
-        published.extend(hi - n as Sequence + 1..=hi);
+        match got {
+            Ok(hi) => {
+                let after = saw_halt || done.halted;
+                assert!(!after, "producer {t}: {op:?} published after a halt");
+                done.sequences.extend(hi - n as Sequence + 1..=hi);
+            }
+            Err(PublishError::Halted) => saw_halt = true,
+            Err(e) => panic!("producer {t}: {op:?} failed: {e}"),
+        }
     }
-    published
+    done
 }
 
 fuzz_target!(|input: Input| {
     let size = 1usize << (input.size % 4);
     let producers = if input.three { 3 } else { 2 };
     let errors = Arc::new(Mutex::new(Vec::new()));
-    let seen: [Seen; 2] = Default::default();
+    let calls: [Arc<Mutex<Vec<Call>>>; 2] = Default::default();
     let first_done = Arc::new(AtomicI64::new(-1));
+    let recorder = |h: usize, done, after, stamped| Recorder {
+        calls: Arc::clone(&calls[h]),
+        done,
+        after,
+        stamped,
+        errors: Arc::clone(&errors),
+    };
 
     let mut builder = wait_strategy(Disruptor::builder(size, Event::default), input.waits[0]);
-    let handlers = match input.layout {
+    let (handlers, pipeline) = match input.layout {
         Layout::One => {
-            builder = builder.handle_events_with(recorder(&seen[0], None, None, false, &errors));
-            1
+            builder = builder.handle_events_with_handler(recorder(0, None, None, false));
+            (1, false)
         }
         Layout::Parallel => {
-            builder = builder.handle_events_with(recorder(&seen[0], None, None, false, &errors));
+            builder = builder.handle_events_with_handler(recorder(0, None, None, false));
             builder = wait_strategy(builder, input.waits[1]);
-            builder = builder.handle_events_with(recorder(&seen[1], None, None, false, &errors));
-            2
+            builder = builder.handle_events_with_handler(recorder(1, None, None, false));
+            (2, false)
         }
         Layout::Pipeline | Layout::MutPipeline => {
-            let done = Some(Arc::clone(&first_done));
-            let mut record = recorder(&seen[0], done, None, false, &errors);
-            builder = if matches!(input.layout, Layout::MutPipeline) {
-                builder.handle_events_mut_with(move |e: &mut Event, seq, end_of_batch| {
-                    e.stamp = seq + 1;
-                    record(&*e, seq, end_of_batch)
-                })
+            let stamped = matches!(input.layout, Layout::MutPipeline);
+            let first = recorder(0, Some(Arc::clone(&first_done)), None, false);
+            builder = if stamped {
+                builder.handle_events_mut_with_handler(Stamper(first))
             } else {
-                builder.handle_events_with(record)
+                builder.handle_events_with_handler(first)
             };
             builder = wait_strategy(builder.then(), input.waits[1]);
             let after = Some(Arc::clone(&first_done));
-            let stamped = matches!(input.layout, Layout::MutPipeline);
-            builder = builder.handle_events_with(recorder(&seen[1], None, after, stamped, &errors));
-            2
+            builder = builder.handle_events_with_handler(recorder(1, None, after, stamped));
+            (2, true)
         }
     };
     let first = builder.build_multi_producer().expect("build");
@@ -281,12 +393,13 @@ fuzz_target!(|input: Input| {
     if let Some(first) = first {
         assert_eq!(first.shutdown(), Ok(()), "the last handle's shutdown");
     }
+    let halted = published.iter().any(|p| p.halted);
 
     // The sequences the producers got: 0.. with no gap and no repeat.
-    let total: usize = published.iter().map(Vec::len).sum();
+    let total: usize = published.iter().map(|p| p.sequences.len()).sum();
     let mut owner: Vec<Option<Item>> = vec![None; total];
-    for (t, seqs) in published.iter().enumerate() {
-        for (i, &s) in seqs.iter().enumerate() {
+    for (t, p) in published.iter().enumerate() {
+        for (i, &s) in p.sequences.iter().enumerate() {
             let slot = usize::try_from(s)
                 .ok()
                 .and_then(|s| owner.get_mut(s))
@@ -301,35 +414,40 @@ fuzz_target!(|input: Input| {
         }
     }
     let errors = errors.lock().unwrap();
-    assert!(
-        errors.is_empty(),
-        "size {size}, {:?}: {:?}",
-        input.layout,
-        &errors[..]
-    );
-    let counts: Vec<u32> = published.iter().map(|p| p.len() as u32).collect();
-    for (h, seen) in seen.iter().take(handlers).enumerate() {
-        let seen = seen.lock().unwrap();
-        let sequences: Vec<Sequence> = seen.iter().map(|&(s, _, _)| s).collect();
-        let want: Vec<Sequence> = (0..total as Sequence).collect();
-        assert_eq!(
-            sequences, want,
-            "handler {h}'s sequences, size {size}, {:?}",
-            input.layout
-        );
-        for &(s, item, _) in seen.iter() {
-            assert_eq!(Some(item), owner[s as usize], "handler {h}: event {s}");
-        }
-        if let Some(&(s, _, end_of_batch)) = seen.last() {
+    let what = format!("size {size}, {:?}, halted {halted}", input.layout);
+    assert!(errors.is_empty(), "{what}: {:?}", &errors[..]);
+    let counts: Vec<u32> = published.iter().map(|p| p.sequences.len() as u32).collect();
+    let mut seen_before = total;
+    for (h, calls) in calls.iter().take(handlers).enumerate() {
+        let events = events_of(&calls.lock().unwrap())
+            .unwrap_or_else(|e| panic!("{what}: handler {h}'s calls: {e}"));
+        // Without a halt, every event; after one, those up to some point.
+        if halted {
             assert!(
-                end_of_batch,
-                "handler {h}: the last event ({s}) did not end its batch"
+                events.len() <= total,
+                "{what}: handler {h} saw more than published"
+            );
+        } else {
+            assert_eq!(events.len(), total, "{what}: handler {h}'s event count");
+        }
+        for (at, &(seq, item)) in events.iter().enumerate() {
+            assert_eq!(seq, at as Sequence, "{what}: handler {h}'s sequences");
+            assert_eq!(Some(item), owner[at], "{what}: handler {h}, event {seq}");
+        }
+        if pipeline && h == 1 {
+            assert!(
+                events.len() <= seen_before,
+                "{what}: stage 2 saw {} events, stage 1 {seen_before}",
+                events.len()
             );
         }
-        let items: Vec<Item> = seen.iter().map(|&(_, item, _)| item).collect();
-        let streams = [(format!("handler {h}"), &items[..])];
-        if let Err(e) = check_exactly_once_in_order(&counts, &streams) {
-            panic!("size {size}, {:?}: {e}", input.layout);
+        seen_before = events.len();
+        if !halted {
+            let items: Vec<Item> = events.iter().map(|&(_, item)| item).collect();
+            let streams = [(format!("handler {h}"), &items[..])];
+            if let Err(e) = check_exactly_once_in_order(&counts, &streams) {
+                panic!("{what}: {e}");
+            }
         }
     }
 });
