@@ -1,24 +1,25 @@
 //! Sequence barriers: how far a consumer may go.
 
-use crate::sequence::{AtomicSequence, Sequence};
+use crate::gate::Gate;
+use crate::sequence::Sequence;
 use crate::shared::Shared;
-use crate::sync::{Arc, Ordering};
+use crate::sync::Ordering;
 use crate::wait::Waiter;
 
 /// What one consumer waits on: the published events if it is in the first
 /// stage, else the consumers of the stage before it (which only ever pass
 /// published events).
 ///
-/// Invariant: `dependencies` are the sequences of every consumer of the
-/// previous stage (empty for the first stage); a consumer never reads an
-/// event beyond what [`available`](Self::available) returned.
+/// Invariant: `dependencies` holds the sequences of every consumer of every
+/// earlier stage, nearest first (none for the first stage); a consumer
+/// never reads an event beyond what [`available`](Self::available) returned.
 pub(crate) struct SequenceBarrier {
-    dependencies: Box<[Arc<AtomicSequence>]>,
+    dependencies: Gate,
     waiter: Waiter,
 }
 
 impl SequenceBarrier {
-    pub(crate) fn new(dependencies: Box<[Arc<AtomicSequence>]>, waiter: Waiter) -> Self {
+    pub(crate) fn new(dependencies: Gate, waiter: Waiter) -> Self {
         SequenceBarrier {
             dependencies,
             waiter,
@@ -33,21 +34,16 @@ impl SequenceBarrier {
     /// previous stage's changes to it) happen before the consumer reads it.
     #[inline]
     pub(crate) fn available<E>(&self, shared: &Shared<E>, next: Sequence) -> Sequence {
-        if !self.dependencies.is_empty() {
-            // Acquire: pairs with the Release store of each dependency's
-            // sequence (`BatchEventProcessor::run`, `EventPoller::poll`'s
-            // release guard and drop), so the previous stage's reads of and
-            // writes to the events up to `min` happen before this consumer
-            // touches them.
-            let min = self
-                .dependencies
-                .iter()
-                .fold(Sequence::MAX, |min, s| min.min(s.load(Ordering::Acquire)));
-            if min != Sequence::MAX {
-                return min;
-            }
-            // Every dependency is a dropped poller: gate on the producers.
+        // Acquire: pairs with the Release store of each dependency's
+        // sequence (`BatchEventProcessor::run`, `EventPoller::poll`'s
+        // release guard and drop), so the earlier stages' reads of and
+        // writes to the events up to the bound happen before this consumer
+        // touches them.
+        if let Some(bound) = self.dependencies.slowest(Ordering::Acquire) {
+            return bound;
         }
+        // First stage, or every earlier consumer is a dropped poller: gate
+        // on the producers.
         // Acquire: pairs with the single producer's Release store of the
         // cursor (`Shared::publish`), so its writes to the events up to
         // `cursor` happen before the consumer reads them. (With several

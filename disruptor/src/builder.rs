@@ -5,6 +5,7 @@ use crate::affinity::pin_current_thread;
 use crate::barrier::SequenceBarrier;
 use crate::control::Control;
 use crate::error::BuildError;
+use crate::gate::Gate;
 use crate::handler::{EventHandler, EventHandlerMut, FnHandler, FnHandlerMut};
 use crate::panic_policy::PanicPolicy;
 use crate::poller::EventPoller;
@@ -90,6 +91,16 @@ struct Stage<E> {
     has_writer: bool,
 }
 
+impl<E> Stage<E> {
+    /// Its consumers' sequences.
+    fn sequences(&self) -> Box<[Arc<AtomicSequence>]> {
+        self.consumers
+            .iter()
+            .map(|c| Arc::clone(&c.sequence))
+            .collect()
+    }
+}
+
 impl<E> Default for Stage<E> {
     fn default() -> Self {
         Stage {
@@ -116,9 +127,9 @@ pub struct Builder<E> {
     policy: PanicPolicy,
     /// Invariant: never empty; the last is the stage being filled.
     stages: Vec<Stage<E>>,
-    /// The sequences of the stage before the current one (what its
-    /// consumers wait on); empty in the first stage.
-    previous: Vec<Arc<AtomicSequence>>,
+    /// The sequences of every stage before the current one, nearest
+    /// first (what its consumers wait behind); empty in the first stage.
+    previous: Vec<Box<[Arc<AtomicSequence>]>>,
     /// The first mistake, reported by the build.
     error: Option<BuildError>,
     /// True if some handler's strategy parks.
@@ -321,8 +332,7 @@ impl<E: Send + Sync + 'static> Builder<E> {
             });
         }
         let sequence = Arc::new(AtomicSequence::new(INITIAL));
-        let barrier =
-            SequenceBarrier::new(self.previous.clone().into_boxed_slice(), Waiter::BusySpin);
+        let barrier = SequenceBarrier::new(Gate::new(self.previous.clone()), Waiter::BusySpin);
         let index = self.current().consumers.len();
         let stage = self.stages.len() - 1;
         self.current().consumers.push(Consumer {
@@ -352,12 +362,8 @@ impl<E: Send + Sync + 'static> Builder<E> {
                 stage: self.stages.len() - 1,
             });
         }
-        self.previous = self
-            .current()
-            .consumers
-            .iter()
-            .map(|c| Arc::clone(&c.sequence))
-            .collect();
+        let finished = self.current().sequences();
+        self.previous.insert(0, finished);
         self.stages.push(Stage::default());
         self
     }
@@ -433,7 +439,7 @@ impl<E: Send + Sync + 'static> Builder<E> {
             name
         };
         let sequence = Arc::new(AtomicSequence::new(INITIAL));
-        let barrier = SequenceBarrier::new(self.previous.clone().into_boxed_slice(), self.waiter);
+        let barrier = SequenceBarrier::new(Gate::new(self.previous.clone()), self.waiter);
         self.parks |= self.waiter.parks();
         let policy = self.policy;
         let thread_name = name.clone();
@@ -476,12 +482,7 @@ impl<E: Send + Sync + 'static> Builder<E> {
                 stage: self.stages.len() - 1,
             });
         }
-        let gating = self
-            .current()
-            .consumers
-            .iter()
-            .map(|c| Arc::clone(&c.sequence))
-            .collect();
+        let gating = Gate::new(self.stages.iter().rev().map(Stage::sequences).collect());
         let ring = RingBuffer::new(size, &mut *self.factory);
         let shared = Arc::new(Shared::new(
             ring,

@@ -77,6 +77,7 @@ mod batch;
 mod builder;
 mod control;
 mod error;
+mod gate;
 mod handler;
 mod panic_policy;
 mod poller;

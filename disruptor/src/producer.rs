@@ -19,7 +19,7 @@ struct PublishOnDrop<'a, E> {
 }
 
 impl<E> Drop for PublishOnDrop<'_, E> {
-    #[inline]
+    #[inline(always)]
     fn drop(&mut self) {
         self.shared.publish(self.lo, self.hi);
     }

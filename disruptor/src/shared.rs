@@ -5,10 +5,11 @@ use std::time::{Duration, Instant};
 
 use crate::control::Control;
 use crate::error::ShutdownError;
+use crate::gate::Gate;
 use crate::ring_buffer::RingBuffer;
-use crate::sequence::{AtomicSequence, INITIAL, Sequence, minimum};
+use crate::sequence::{AtomicSequence, INITIAL, Sequence};
 use crate::sequencer::AvailabilityFlags;
-use crate::sync::{Arc, AtomicUsize, Backoff, JoinHandle, Mutex, Ordering};
+use crate::sync::{AtomicUsize, Backoff, JoinHandle, Mutex, Ordering};
 
 pub(crate) struct Shared<E> {
     pub(crate) ring: RingBuffer<E>,
@@ -17,9 +18,10 @@ pub(crate) struct Shared<E> {
     pub(crate) cursor: AtomicSequence,
     /// `Some` iff the disruptor has several producers.
     pub(crate) availability: Option<AvailabilityFlags>,
-    /// The sequences of the leaf consumers (the last stage): the producers
-    /// never claim a slot before every leaf has finished with it.
-    pub(crate) gating: Box<[Arc<AtomicSequence>]>,
+    /// Every stage's consumers, the last stage first: the producers never
+    /// claim a slot before every live consumer has finished with it (the
+    /// last stage with a live consumer bounds them all, see [`Gate`]).
+    pub(crate) gating: Gate,
     pub(crate) control: Control,
     /// Live producer handles. The one that takes it to 0 shuts down.
     producers: AtomicUsize,
@@ -31,7 +33,7 @@ impl<E> Shared<E> {
     pub(crate) fn new(
         ring: RingBuffer<E>,
         multi_producer: bool,
-        gating: Box<[Arc<AtomicSequence>]>,
+        gating: Gate,
         control: Control,
     ) -> Self {
         let size = ring.size();
@@ -51,12 +53,15 @@ impl<E> Shared<E> {
         self.ring.size() as Sequence
     }
 
-    /// The slowest leaf's sequence, at most `at_most` (a dropped poller
-    /// stands at `Sequence::MAX`), each leaf's sequence loaded with `order`
-    /// (the caller's: `Acquire` before reusing a slot).
+    /// The slowest live consumer's sequence (of the last stage that has
+    /// one), at most `at_most` (`at_most` itself when every consumer is a
+    /// dropped poller), each sequence loaded with `order` (the caller's:
+    /// `Acquire` before reusing a slot).
     #[inline]
     pub(crate) fn min_gating(&self, at_most: Sequence, order: Ordering) -> Sequence {
-        minimum(&self.gating, at_most, order)
+        self.gating
+            .slowest(order)
+            .map_or(at_most, |slowest| slowest.min(at_most))
     }
 
     /// Publishes the claimed sequences `lo..=hi` and wakes parked waiters.
@@ -180,6 +185,9 @@ impl<E> Shared<E> {
 }
 
 #[cfg(test)]
+use crate::sync::Arc;
+
+#[cfg(test)]
 impl Shared<u64> {
     /// A disruptor's shared state without processors: the tests move the
     /// leaves' sequences (`gating`) by hand.
@@ -195,7 +203,7 @@ impl Shared<u64> {
         let shared = Shared::new(
             ring,
             multi_producer,
-            gating.clone().into_boxed_slice(),
+            Gate::new(vec![gating.clone().into_boxed_slice()]),
             Control::new(true),
         );
         (shared, gating)

@@ -83,6 +83,9 @@ impl<T> Consumer<T> {
 
     /// Copies out as many items as are ready and fit in `out`, oldest
     /// first, with at most two `memcpy`s; returns how many (0 when empty).
+    /// "Ready" is what the producer had pushed when it looked: a count
+    /// below `out.len()` says the ring was empty after those items at that
+    /// moment, not that it still is.
     ///
     /// ```
     /// use hotq_spsc::RingBuffer;

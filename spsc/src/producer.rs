@@ -66,6 +66,9 @@ impl<T> Producer<T> {
 
     /// Copies as many items of `items` as fit, in order, with at most two
     /// `memcpy`s; returns how many it copied (0 when the ring is full).
+    /// "Fit" is the free space when it looked: the consumer may free more
+    /// meanwhile, so a shorter count than `items.len()` says the ring was
+    /// full at that moment, not that it still is.
     ///
     /// ```
     /// use hotq_spsc::RingBuffer;

@@ -44,6 +44,16 @@ impl AvailabilityFlags {
         (sequence as usize) & self.mask
     }
 
+    /// The flag of `sequence`'s slot.
+    #[inline]
+    fn flag(&self, sequence: Sequence) -> &AtomicI64 {
+        // SAFETY: `index` masks with `mask == flags.len() - 1` (the
+        // invariant above), so it is below the length. Unchecked for the
+        // reason `RingBuffer::slot` is: a bounds check's panic is an unwind
+        // edge inside every publish.
+        unsafe { self.flags.get_unchecked(self.index(sequence)) }
+    }
+
     /// The lap of `sequence`.
     #[inline]
     fn lap(&self, sequence: Sequence) -> Sequence {
@@ -57,7 +67,7 @@ impl AvailabilityFlags {
         for s in lo..=hi {
             // Release: pairs with the Acquire in `is_published`; the
             // producer's writes to the event happen before a consumer reads it.
-            self.flags[self.index(s)].store(self.lap(s), Ordering::Release);
+            self.flag(s).store(self.lap(s), Ordering::Release);
         }
     }
 
@@ -65,7 +75,7 @@ impl AvailabilityFlags {
     #[inline]
     pub(crate) fn is_published(&self, sequence: Sequence) -> bool {
         // Acquire: pairs with the Release in `publish`.
-        self.flags[self.index(sequence)].load(Ordering::Acquire) == self.lap(sequence)
+        self.flag(sequence).load(Ordering::Acquire) == self.lap(sequence)
     }
 
     /// The highest `s` in `lo - 1..=hi` such that every event of `lo..=s`

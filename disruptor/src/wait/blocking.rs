@@ -91,9 +91,20 @@ impl Notifier {
         // SeqCst: orders the caller's progress store before the load of
         // `signal_needed`, against the waiter's fence (module docs).
         fence(Ordering::SeqCst);
-        if self.signal_needed.load(Ordering::Relaxed)
-            && self.signal_needed.swap(false, Ordering::Relaxed)
-        {
+        if self.signal_needed.load(Ordering::Relaxed) {
+            self.wake();
+        }
+    }
+
+    /// The rare part of [`signal`](Self::signal): a waiter announced
+    /// itself. Out of line, so that the publish path that inlines `signal`
+    /// stays a fence, a load and a branch (the lock and condvar code
+    /// inlined there kept the producer's drop guard out of line: a call
+    /// and its stores per event).
+    #[cold]
+    #[inline(never)]
+    fn wake(&self) {
+        if self.signal_needed.swap(false, Ordering::Relaxed) {
             let _guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
             self.condvar.notify_all();
         }
