@@ -82,5 +82,9 @@ fuzz_target!(|input: Input| {
     for _ in 0..input.drain {
         assert_eq!(items.next().map(|b| *b), model.pop_front(), "into_iter");
     }
-    assert_eq!(items.len(), model.len(), "into_iter length after draining some");
+    assert_eq!(
+        items.len(),
+        model.len(),
+        "into_iter length after draining some"
+    );
 });

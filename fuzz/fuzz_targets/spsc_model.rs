@@ -198,7 +198,10 @@ fuzz_target!(|input: Input| {
                 let got = rx.pop_slice(&mut out);
                 let want: Vec<u32> = model.drain(..out.len().min(model.len())).collect();
                 assert_eq!(&out[..got], &want[..], "pop_slice");
-                assert!(out[got..].iter().all(|&v| v == u32::MAX), "wrote past the count");
+                assert!(
+                    out[got..].iter().all(|&v| v == u32::MAX),
+                    "wrote past the count"
+                );
             }
             Op::ReadChunk(n, end) => {
                 let n = ask(n);
@@ -239,7 +242,11 @@ fuzz_target!(|input: Input| {
                         }
                     }
                     Err(ChunkError::TooFewSlots(ready)) => {
-                        assert!(n > model.len(), "refused a read chunk of {n} with {}", model.len());
+                        assert!(
+                            n > model.len(),
+                            "refused a read chunk of {n} with {}",
+                            model.len()
+                        );
                         assert_eq!(ready, model.len(), "TooFewSlots count");
                     }
                 }
