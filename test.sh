@@ -62,7 +62,11 @@ ensure_components() {
 }
 
 step "toolchain components" ensure_components
-step "cargo fmt --check" cargo fmt --all --check
+# The fuzz project is a workspace of its own: `--all` does not reach it.
+fmt_check() {
+    cargo fmt --all --check && cargo fmt --check --manifest-path fuzz/Cargo.toml
+}
+step "cargo fmt --check (workspace and fuzz/)" fmt_check
 step "cargo clippy" cargo clippy --workspace --all-targets --locked -- -D warnings
 step "cargo test (unit, integration, doc)" cargo test --workspace --locked
 # The stress tests at full size (millions of items per case) need
