@@ -8,9 +8,10 @@ mod common;
 use std::sync::mpsc;
 use std::time::Duration;
 
-use common::{DEADLINE, Log, assert_all_in_order, payload, within};
+use common::{Log, assert_all_in_order, payload};
 use hotq_disruptor::wait::Yielding;
 use hotq_disruptor::{BuildError, Disruptor, EventHandler, PublishError, Sequence};
+use hotq_testkit::{DEADLINE, within};
 
 #[derive(Debug, Default)]
 struct Event {

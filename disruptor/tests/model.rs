@@ -16,9 +16,10 @@ mod common;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use common::{DEADLINE, Log, within};
+use common::Log;
 use hotq_disruptor::wait::{Blocking, PhasedBackoff, Sleeping, WaitStrategy, Yielding};
 use hotq_disruptor::{Disruptor, EventHandler, PublishError, Sequence};
+use hotq_testkit::{DEADLINE, wait_for, within};
 use proptest::prelude::*;
 
 #[derive(Debug, Default)]
@@ -338,7 +339,7 @@ fn a_delivery_is_every_event_available_and_ends_with_end_of_batch() {
         p.publish(|e| e.value = 0).unwrap();
         // Wait until the processor has started its first delivery (it
         // holds sequence 0): everything published now is for the next.
-        common::wait_for("the first delivery", || {
+        wait_for("the first delivery", || {
             (!batches.lock().unwrap().is_empty()).then_some(())
         });
         for v in 1..=3 {

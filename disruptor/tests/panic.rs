@@ -6,16 +6,17 @@
 //! own `publish` closure leaves no hole the consumers would wait on.
 //!
 //! Every test runs the disruptor on a helper thread and waits for it with
-//! a timeout ([`common::within`]): a hang fails the test.
+//! a timeout ([`hotq_testkit::within`]): a hang fails the test.
 mod common;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use common::{DEADLINE, Log, payload, within};
+use common::{Log, payload};
 use hotq_disruptor::wait::{Blocking, Yielding};
 use hotq_disruptor::{Disruptor, PanicPolicy, PublishError, Sequence, ShutdownError};
+use hotq_testkit::{DEADLINE, wait_for, within};
 
 #[derive(Debug, Default)]
 struct Event {
@@ -163,7 +164,7 @@ fn dropping_the_producer_after_a_handler_panic_never_panics() {
             .unwrap();
         let _ = producer.publish(|_| {});
         // Wait until the halt is visible to the producer.
-        common::wait_for("the halt", || {
+        wait_for("the halt", || {
             producer
                 .try_publish(|_| {})
                 .err()

@@ -15,9 +15,10 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use common::{DEADLINE, Log, Seen, assert_all_in_order, payload, wait_for, within};
+use common::{Log, Seen, assert_all_in_order, payload};
 use hotq_disruptor::wait::Yielding;
 use hotq_disruptor::{Disruptor, PollError, PublishError, Sequence};
+use hotq_testkit::{DEADLINE, wait_for, within};
 
 const EVENTS: u64 = if cfg!(debug_assertions) {
     5_000

@@ -11,9 +11,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use common::{DEADLINE, Log, assert_all_in_order, payload, within};
+use common::{Log, assert_all_in_order, payload};
 use hotq_disruptor::wait::{Blocking, Yielding};
 use hotq_disruptor::{Disruptor, EventHandler, PublishError, Sequence};
+use hotq_testkit::{DEADLINE, wait_for, within};
 
 #[derive(Debug, Default)]
 struct Event {
@@ -144,7 +145,7 @@ fn halt_returns_promptly_with_a_full_ring_and_a_blocked_producer() {
             .build_multi_producer()
             .unwrap();
         producer.publish(|_| {}).unwrap();
-        common::wait_for("the handler to hold sequence 0", || {
+        wait_for("the handler to hold sequence 0", || {
             entered.load(Ordering::Acquire).then_some(())
         });
         for _ in 1..size {

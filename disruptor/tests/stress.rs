@@ -31,15 +31,13 @@
 //! 200 per producer. Every wait has a deadline that restarts whenever the
 //! leaf handler moves (a run that keeps moving is not a hang), and the runs
 //! never overlap.
-mod common;
-
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-use common::{one_run_at_a_time, within_watching};
 use hotq_disruptor::wait::Yielding;
 use hotq_disruptor::{Disruptor, Sequence};
+use hotq_testkit::{one_run_at_a_time, within_watching};
 
 /// Events per producer: `full` in release builds (as `./test.sh` runs
 /// this file), a 500th of it in debug builds, 200 under miri.

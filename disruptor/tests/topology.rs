@@ -16,9 +16,10 @@ mod common;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 
-use common::{DEADLINE, Log, assert_all_in_order, assert_last_ends_batch, payload, within};
+use common::{Log, assert_all_in_order, assert_last_ends_batch, payload};
 use hotq_disruptor::wait::{Blocking, BusySpin, PhasedBackoff, Sleeping, Yielding};
 use hotq_disruptor::{Disruptor, Sequence};
+use hotq_testkit::{DEADLINE, within};
 
 /// Events per test: enough for hundreds of wraps of the small rings.
 const EVENTS: u64 = if cfg!(debug_assertions) {
