@@ -16,7 +16,7 @@ use std::time::Duration;
 use common::{Log, payload};
 use hotq_disruptor::wait::{Blocking, Yielding};
 use hotq_disruptor::{Disruptor, PanicPolicy, PublishError, Sequence, ShutdownError};
-use hotq_testkit::{DEADLINE, wait_for, within};
+use hotq_testkit::{DEADLINE, bound, scaled, wait_for, within};
 
 #[derive(Debug, Default)]
 struct Event {
@@ -25,7 +25,7 @@ struct Event {
 
 /// How long a blocked producer may take to notice the halt before the
 /// test fails.
-const HALT_NOTICED: Duration = Duration::from_secs(10);
+const HALT_NOTICED: Duration = bound(Duration::from_secs(10));
 
 /// The handler panics on sequence `at`, after waiting for the test's go:
 /// the producers first fill the ring, then block.
@@ -181,7 +181,8 @@ fn dropping_the_producer_after_a_handler_panic_never_panics() {
 fn the_skip_policy_skips_the_panicking_event_and_goes_on() {
     let log = Log::new();
     let l = log.clone();
-    let events: u64 = 1000;
+    // 125 laps of the ring of 8; under miri 5.
+    let events = scaled(1000, 40) as u64;
     within("skip policy", DEADLINE, move || {
         let mut producer = Disruptor::builder(8, Event::default)
             .on_panic(PanicPolicy::LogAndSkip)
