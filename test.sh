@@ -100,13 +100,15 @@ step "loom models" env RUSTFLAGS="--cfg loom" RUSTDOCFLAGS="--cfg loom" \
 # the soundness tests of hotq-spsc's unsafe code, hotq-mpmc's unit tests, and
 # both crates' linearizability histories. hotq-mpmc's drops (15 min of miri
 # time here) and the rest are in the full run.
-# hotq-disruptor: its unit tests (sequencers, processor, wait strategies:
-# 22 s of miri, user CPU), drops (every event dropped once on every way
+# hotq-disruptor (times: miri's user CPU, measured at a load average of 6
+# to 12 from other work): its unit tests (sequencers, processor, wait
+# strategies: 22 s), drops (every event dropped once on every way
 # out: halt, handler panic, a publish closure panicking mid-batch, a batch
 # iterator dropped or forgotten, a panicking event drop, ZSTs: 19 s) and
 # panic (blocked producers halted, the publish drop guard: 7 s). Its
 # linearizability histories (disruptor/tests/linearizability.rs, coming
 # from branch dlin) belong in this line too: `--test linearizability`.
+# The line as a whole: 49 s (223 s wall at a load average of 11).
 MIRI_SUBSET=(
     "-p hotq-spsc --lib --test drops --test edge --test linearizability"
     "-p hotq-mpmc --lib --test linearizability"
@@ -116,7 +118,7 @@ MIRI_FULL=(
     "-p hotq-spsc" # + doc tests, io, model, wrap, stress
     "-p hotq-mpmc" # + doc tests, model, wrap, stress
     "-p hotq-testkit"
-    # + doc tests (17 s), blocking (10 s), claim (36 s), model (94 s), poller
+    # + doc tests (20 s), blocking (10 s), claim (36 s), model (94 s), poller
     # (9 s), send_sync, shutdown (8 s), stress (219 s), topology (51 s).
     # Skipped: the doc test of SingleProducer::shutdown_timeout, whose
     # handler is still asleep on its detached thread (as documented) when
@@ -138,9 +140,11 @@ MIRI_CONCURRENT=(
 MIRI_CONCURRENT_FULL=(
     "-p hotq-spsc --test linearizability --test stress --test io"
     "-p hotq-mpmc --lib --test linearizability --test stress --test wrap"
-    # hotq-disruptor: every file that runs processors on threads; the
-    # stress runs of 16 producers and of the ring of 1024 (150 s a seed)
-    # run in the first pass only.
+    # hotq-disruptor: every file that runs processors on threads (8 seeds:
+    # unit tests 246 s, drops 214 s, panic 62 s, shutdown 71 s, poller 91 s,
+    # blocking 110 s, topology 463 s; stress 558 s). The stress runs of 16
+    # producers and of the ring of 1024 (150 s a seed) run in the first
+    # pass only.
     "-p hotq-disruptor --lib --test drops --test panic --test shutdown --test poller --test blocking --test topology"
     "-p hotq-disruptor --test stress -- --skip sixteen --skip 1024"
 )
