@@ -16,7 +16,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use hotq_disruptor::wait::Yielding;
-use hotq_disruptor::{Disruptor, PublishError, Sequence, ShutdownError};
+use hotq_disruptor::{Builder, Disruptor, PublishError, Sequence, ShutdownError};
 use hotq_testkit::{Counted, DEADLINE, DropCounter, wait_for, within};
 
 type Event = Counted<'static>;
@@ -59,10 +59,7 @@ fn run(
             .handle_events_with(move |e: &Event, _seq, _eob| {
                 assert_eq!(drops.drops_of(e.id), 0, "handed a dropped event");
             });
-        let mut producer: Box<dyn Producer> = match producers {
-            Producers::Single => Box::new(builder.build_single_producer().unwrap()),
-            Producers::Multi => Box::new(builder.build_multi_producer().unwrap()),
-        };
+        let mut producer = build(producers, builder);
         assert_eq!(drops.issued(), size, "the factory ran once per slot");
         for s in 0..events as Sequence {
             let got = producer.publish(&mut |e| {
@@ -76,6 +73,14 @@ fn run(
         }
         end(producer)
     })
+}
+
+/// Builds the disruptor with one producer or several.
+fn build(producers: Producers, builder: Builder<Event>) -> Box<dyn Producer> {
+    match producers {
+        Producers::Single => Box::new(builder.build_single_producer().unwrap()),
+        Producers::Multi => Box::new(builder.build_multi_producer().unwrap()),
+    }
 }
 
 /// The two producer types behind one object-safe face.
@@ -207,10 +212,7 @@ fn every_event_is_dropped_exactly_once_after_a_handler_panic() {
                     .handle_events_with(|_: &Event, seq: Sequence, _| {
                         assert!(seq != 1, "the handler panics on sequence 1");
                     });
-                let mut producer: Box<dyn Producer> = match producers {
-                    Producers::Single => Box::new(builder.build_single_producer().unwrap()),
-                    Producers::Multi => Box::new(builder.build_multi_producer().unwrap()),
-                };
+                let mut producer = build(producers, builder);
                 // Publish until the halt shows: at most a ring past the
                 // panicking event (the producer waits for the handler).
                 wait_for("the halt", || {
@@ -248,10 +250,7 @@ fn a_panic_mid_batch_publishes_the_claim_and_drops_each_event_once() {
                         // One record per event handed over.
                         drop(seen.fresh());
                     });
-                let mut p: Box<dyn Producer> = match producers {
-                    Producers::Single => Box::new(builder.build_single_producer().unwrap()),
-                    Producers::Multi => Box::new(builder.build_multi_producer().unwrap()),
-                };
+                let mut p = build(producers, builder);
                 let mut published = 0;
                 for _ in 0..LAPS {
                     // Replace half the batch (at least one event), then panic.
@@ -312,10 +311,7 @@ fn run_batches(
                 assert_eq!(drops.drops_of(e.id), 0, "handed a dropped event");
                 drop(handed.fresh());
             });
-        let mut p: Box<dyn Producer> = match producers {
-            Producers::Single => Box::new(builder.build_single_producer().unwrap()),
-            Producers::Multi => Box::new(builder.build_multi_producer().unwrap()),
-        };
+        let mut p = build(producers, builder);
         let mut next: Sequence = 0;
         for lap in 0..LAPS {
             let last = p
@@ -412,10 +408,7 @@ fn a_panicking_event_drop_drops_nothing_twice() {
                     });
                 // Every slot starts as id 0 panicking on drop: the ids
                 // repeat, so count drops of id 0 in total, not per event.
-                let mut p: Box<dyn Producer> = match producers {
-                    Producers::Single => Box::new(builder.build_single_producer().unwrap()),
-                    Producers::Multi => Box::new(builder.build_multi_producer().unwrap()),
-                };
+                let mut p = build(producers, builder);
                 for s in 0..size {
                     let r = catch_unwind(AssertUnwindSafe(|| {
                         p.publish(&mut |e| *e = drops.item(1 + s))
