@@ -108,7 +108,8 @@ step "loom models" env RUSTFLAGS="--cfg loom" RUSTDOCFLAGS="--cfg loom" \
 # panic (blocked producers halted, the publish drop guard: 7 s). Its
 # linearizability histories (disruptor/tests/linearizability.rs, coming
 # from branch dlin) belong in this line too: `--test linearizability`.
-# The line as a whole: 49 s (223 s wall at a load average of 11).
+# The line as a whole: 39 s, 40 s wall at a load average of 4 (223 s wall
+# at 11).
 MIRI_SUBSET=(
     "-p hotq-spsc --lib --test drops --test edge --test linearizability"
     "-p hotq-mpmc --lib --test linearizability"
@@ -131,8 +132,8 @@ MIRI_FULL=(
 # between its claim and its publish (spsc's linearizability histories take
 # about 9 min for 8 seeds here: full run only).
 # hotq-disruptor: panic (producers blocked on a full ring while a handler
-# panics, clones halted together, publish closures panicking): 62 s for the
-# 8 seeds here.
+# panics, clones halted together, publish closures panicking): 53 s for the
+# 8 seeds here (54 s wall at a load average of 4).
 MIRI_CONCURRENT=(
     "-p hotq-mpmc --lib"
     "-p hotq-disruptor --test panic"
