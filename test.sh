@@ -104,25 +104,54 @@ step "loom models" env RUSTFLAGS="--cfg loom" RUSTDOCFLAGS="--cfg loom" \
 # the soundness tests of hotq-spsc's unsafe code, hotq-mpmc's unit tests, and
 # both crates' linearizability histories. hotq-mpmc's drops (15 min of miri
 # time here) and the rest are in the full run.
+# hotq-disruptor (times: miri's user CPU, measured at a load average of 6
+# to 12 from other work): its unit tests (sequencers, processor, wait
+# strategies: 22 s), drops (every event dropped once on every way
+# out: halt, handler panic, a publish closure panicking mid-batch, a batch
+# iterator dropped or forgotten, a panicking event drop, ZSTs: 19 s) and
+# panic (blocked producers halted, the publish drop guard: 7 s). Its
+# linearizability histories (disruptor/tests/linearizability.rs, coming
+# from branch dlin) belong in this line too: `--test linearizability`.
+# The line as a whole: 39 s, 40 s wall at a load average of 4 (223 s wall
+# at 11).
 MIRI_SUBSET=(
     "-p hotq-spsc --lib --test drops --test edge --test linearizability"
     "-p hotq-mpmc --lib --test linearizability"
+    "-p hotq-disruptor --lib --test drops --test panic"
 )
 MIRI_FULL=(
     "-p hotq-spsc" # + doc tests, io, model, wrap, stress
     "-p hotq-mpmc" # + doc tests, model, wrap, stress
     "-p hotq-testkit"
+    # + doc tests (20 s), blocking (10 s), claim (36 s), model (94 s), poller
+    # (9 s), send_sync, shutdown (8 s), stress (219 s), topology (51 s).
+    # Skipped: the doc test of SingleProducer::shutdown_timeout, whose
+    # handler is still asleep on its detached thread (as documented) when
+    # the example returns, which miri reports as the main thread ending
+    # before the others; the same path runs in tests/shutdown.rs.
+    "-p hotq-disruptor -- --skip SingleProducer<E>::shutdown_timeout"
 )
 # miri, second pass (tree borrows, 8 schedules each): the concurrency tests.
 # The subset: hotq-mpmc's unit tests, whose seam tests stop a producer
 # between its claim and its publish (spsc's linearizability histories take
 # about 9 min for 8 seeds here: full run only).
+# hotq-disruptor: panic (producers blocked on a full ring while a handler
+# panics, clones halted together, publish closures panicking): 53 s for the
+# 8 seeds here (54 s wall at a load average of 4).
 MIRI_CONCURRENT=(
     "-p hotq-mpmc --lib"
+    "-p hotq-disruptor --test panic"
 )
 MIRI_CONCURRENT_FULL=(
     "-p hotq-spsc --test linearizability --test stress --test io"
     "-p hotq-mpmc --lib --test linearizability --test stress --test wrap"
+    # hotq-disruptor: every file that runs processors on threads (8 seeds:
+    # unit tests 246 s, drops 214 s, panic 62 s, shutdown 71 s, poller 91 s,
+    # blocking 110 s, topology 463 s; stress 558 s). The stress runs of 16
+    # producers and of the ring of 1024 (150 s a seed) run in the first
+    # pass only.
+    "-p hotq-disruptor --lib --test drops --test panic --test shutdown --test poller --test blocking --test topology"
+    "-p hotq-disruptor --test stress -- --skip sixteen --skip 1024"
 )
 # ThreadSanitizer: the stress tests (the subset leaves out the 16-thread
 # cases: 16 threads on 2 cores under TSan take minutes each).

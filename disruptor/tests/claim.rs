@@ -8,9 +8,10 @@ mod common;
 use std::sync::mpsc;
 use std::time::Duration;
 
-use common::{DEADLINE, Log, assert_all_in_order, payload, within};
+use common::{Log, assert_all_in_order, payload};
 use hotq_disruptor::wait::Yielding;
 use hotq_disruptor::{BuildError, Disruptor, EventHandler, PublishError, Sequence};
+use hotq_testkit::{DEADLINE, bound, within};
 
 #[derive(Debug, Default)]
 struct Event {
@@ -55,10 +56,14 @@ impl EventHandler<Event> for Gated {
 /// For each ring size and each offset into the ring (single events
 /// published first, so the cursor sits at every slot once), every batch
 /// size up to the ring's: the batch's events get consecutive sequences
-/// across the wrap, in the order the closure filled them.
+/// across the wrap, in the order the closure filled them. Under miri the
+/// offsets are 0, 1 and the last slot (41 disruptors instead of 85).
 fn batches_across_the_wrap(multi: bool) {
     for size in [1usize, 2, 4, 8] {
-        for offset in 0..size {
+        let offsets: Vec<usize> = (0..size)
+            .filter(|&o| !cfg!(miri) || o <= 1 || o == size - 1)
+            .collect();
+        for offset in offsets {
             for batch in 1..=size {
                 let what = format!(
                     "{} producer, size {size}, offset {offset}, batch {batch}",
@@ -196,7 +201,7 @@ fn batch_larger_than_the_ring_is_an_error_not_a_hang() {
             let log = Log::new();
             let l = log.clone();
             let w = what.clone();
-            within(&what, Duration::from_secs(10), move || {
+            within(&what, bound(Duration::from_secs(10)), move || {
                 let builder = Disruptor::builder(size, Event::default)
                     .handle_events_with(move |e: &Event, seq, eob| l.record(seq, e.value, eob));
                 let never = |_: hotq_disruptor::BatchIterMut<'_, Event>| {

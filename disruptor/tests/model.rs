@@ -16,9 +16,10 @@ mod common;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use common::{DEADLINE, Log, within};
+use common::Log;
 use hotq_disruptor::wait::{Blocking, PhasedBackoff, Sleeping, WaitStrategy, Yielding};
 use hotq_disruptor::{Disruptor, EventHandler, PublishError, Sequence};
+use hotq_testkit::{DEADLINE, wait_for, within};
 use proptest::prelude::*;
 
 #[derive(Debug, Default)]
@@ -276,7 +277,16 @@ fn with_strategy(which: u8, size: usize, producers: Vec<Vec<Op>>) -> Result<(), 
 
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: if cfg!(debug_assertions) { 96 } else { 512 },
+        // Under miri (which interprets every instruction) a few cases, each
+        // still up to 80 operations through three processors' threads.
+        cases: if cfg!(miri) { 4 } else if cfg!(debug_assertions) { 96 } else { 512 },
+        // Under miri nothing is written to disk: its isolation refuses the
+        // file system (proptest's failure file needs the current directory).
+        failure_persistence: if cfg!(miri) {
+            None
+        } else {
+            ProptestConfig::default().failure_persistence
+        },
         .. ProptestConfig::default()
     })]
 
@@ -338,7 +348,7 @@ fn a_delivery_is_every_event_available_and_ends_with_end_of_batch() {
         p.publish(|e| e.value = 0).unwrap();
         // Wait until the processor has started its first delivery (it
         // holds sequence 0): everything published now is for the next.
-        common::wait_for("the first delivery", || {
+        wait_for("the first delivery", || {
             (!batches.lock().unwrap().is_empty()).then_some(())
         });
         for v in 1..=3 {

@@ -6,16 +6,17 @@
 //! own `publish` closure leaves no hole the consumers would wait on.
 //!
 //! Every test runs the disruptor on a helper thread and waits for it with
-//! a timeout ([`common::within`]): a hang fails the test.
+//! a timeout ([`hotq_testkit::within`]): a hang fails the test.
 mod common;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use common::{DEADLINE, Log, payload, within};
+use common::{Log, payload};
 use hotq_disruptor::wait::{Blocking, Yielding};
 use hotq_disruptor::{Disruptor, PanicPolicy, PublishError, Sequence, ShutdownError};
+use hotq_testkit::{DEADLINE, bound, scaled, wait_for, within};
 
 #[derive(Debug, Default)]
 struct Event {
@@ -24,7 +25,7 @@ struct Event {
 
 /// How long a blocked producer may take to notice the halt before the
 /// test fails.
-const HALT_NOTICED: Duration = Duration::from_secs(10);
+const HALT_NOTICED: Duration = bound(Duration::from_secs(10));
 
 /// The handler panics on sequence `at`, after waiting for the test's go:
 /// the producers first fill the ring, then block.
@@ -163,7 +164,7 @@ fn dropping_the_producer_after_a_handler_panic_never_panics() {
             .unwrap();
         let _ = producer.publish(|_| {});
         // Wait until the halt is visible to the producer.
-        common::wait_for("the halt", || {
+        wait_for("the halt", || {
             producer
                 .try_publish(|_| {})
                 .err()
@@ -180,7 +181,8 @@ fn dropping_the_producer_after_a_handler_panic_never_panics() {
 fn the_skip_policy_skips_the_panicking_event_and_goes_on() {
     let log = Log::new();
     let l = log.clone();
-    let events: u64 = 1000;
+    // 125 laps of the ring of 8; under miri 5.
+    let events = scaled(1000, 40) as u64;
     within("skip policy", DEADLINE, move || {
         let mut producer = Disruptor::builder(8, Event::default)
             .on_panic(PanicPolicy::LogAndSkip)

@@ -27,25 +27,27 @@
 //! for the whole file; 4 producers on the ring of 1: 93 s, ring of 2: 30 s,
 //! ring of 8: 10 s, 1024: 2 s; the 16-producer runs 1-12 s each. An idle
 //! machine should take about the CPU time spread over both cores; not
-//! measured (the machine was never idle). Debug builds run a 500th, miri
-//! 200 per producer. Every wait has a deadline that restarts whenever the
+//! measured (the machine was never idle). Debug builds run a 500th; miri
+//! 800 events in all on the small rings, three laps of the ring of 1024. Every wait has a deadline that restarts whenever the
 //! leaf handler moves (a run that keeps moving is not a hang), and the runs
 //! never overlap.
-mod common;
-
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-use common::{one_run_at_a_time, within_watching};
 use hotq_disruptor::wait::Yielding;
 use hotq_disruptor::{Disruptor, Sequence};
+use hotq_testkit::{one_run_at_a_time, within_watching};
 
 /// Events per producer: `full` in release builds (as `./test.sh` runs
-/// this file), a 500th of it in debug builds, 200 under miri.
-const fn per_producer(full: u64) -> u64 {
+/// this file), a 500th of it in debug builds; under miri 800 events in all
+/// on the small rings (200 per producer of 4, 50 per producer of 16: 100
+/// laps of the ring of 8, 800 of the ring of 1), and three laps of the ring
+/// of 1024.
+const fn per_producer(full: u64, producers: usize, size: usize) -> u64 {
     if cfg!(miri) {
-        200
+        let total = if 3 * size > 800 { 3 * size } else { 800 };
+        (total / producers) as u64
     } else if cfg!(debug_assertions) {
         full / 500
     } else {
@@ -141,7 +143,7 @@ enum Consumers {
 }
 
 fn stress(producers: usize, per_producer: u64, size: usize, consumers: Consumers) {
-    let per_producer = self::per_producer(per_producer);
+    let per_producer = self::per_producer(per_producer, producers, size);
     let _alone = one_run_at_a_time();
     let what =
         format!("{producers} producers × {per_producer} events, ring of {size}, {consumers:?}");

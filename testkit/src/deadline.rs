@@ -6,7 +6,7 @@
 use std::io::Write;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{RecvTimeoutError, Sender, channel};
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -17,7 +17,18 @@ use crossbeam_utils::Backoff;
 /// with the instructions it interprets (about as fast as the machine's own
 /// time on this loaded machine), and a whole test's [`TimeLimit`] there
 /// ran past 120 s (mpmc's drop tests across the wrap) without hanging.
-pub const DEADLINE: Duration = Duration::from_secs(if cfg!(miri) { 1200 } else { 120 });
+pub const DEADLINE: Duration = bound(Duration::from_secs(120));
+
+/// A limit shorter than [`DEADLINE`] for one wait that is expected to end
+/// soon (a blocked call noticing a halt): `native` normally, ten times it
+/// under miri, for the reason [`DEADLINE`] gives.
+pub const fn bound(native: Duration) -> Duration {
+    if cfg!(miri) {
+        native.saturating_mul(10)
+    } else {
+        native
+    }
+}
 
 /// Backoff for one waiting loop, with a deadline: spin, then yield the
 /// thread (so a preempted peer on a busy 2-core machine gets to run), and
@@ -194,6 +205,70 @@ impl Drop for TimeLimit {
     }
 }
 
+/// Runs `body` on a helper thread and waits for its result for at most
+/// `limit`: past it, the test fails (a panic, not an abort) as a hang,
+/// naming `what`. The helper thread is left behind, which is all one can
+/// do with a thread stuck inside a call. A panic of `body` is re-raised
+/// here, so its message is the test's.
+///
+/// Unlike [`with_watchdog`] and [`TimeLimit`], which abort the process,
+/// this fails only the test that hangs; the price is a `'static` body.
+pub fn within<R: Send + 'static>(
+    what: &str,
+    limit: Duration,
+    body: impl FnOnce() -> R + Send + 'static,
+) -> R {
+    watched(what, limit, None, body)
+}
+
+/// As [`within`], with the limit ([`DEADLINE`]) running from the last time
+/// `progress` moved: a long run that keeps moving is not a hang.
+pub fn within_watching<R: Send + 'static>(
+    what: &str,
+    progress: Arc<AtomicU64>,
+    body: impl FnOnce() -> R + Send + 'static,
+) -> R {
+    watched(what, DEADLINE, Some(progress), body)
+}
+
+fn watched<R: Send + 'static>(
+    what: &str,
+    limit: Duration,
+    progress: Option<Arc<AtomicU64>>,
+    body: impl FnOnce() -> R + Send + 'static,
+) -> R {
+    let (done, result) = channel();
+    let runner = thread::Builder::new()
+        .name(format!("within: {what}"))
+        .spawn(move || {
+            let _ = done.send(body());
+        })
+        .expect("spawn the helper thread");
+    let read = || progress.as_ref().map_or(0, |p| p.load(Ordering::Relaxed));
+    let (mut since, mut seen) = (Instant::now(), read());
+    loop {
+        let tick = limit.min(Duration::from_millis(200));
+        match result.recv_timeout(tick) {
+            Ok(r) => {
+                let _ = runner.join();
+                return r;
+            }
+            Err(RecvTimeoutError::Disconnected) => match runner.join() {
+                Err(panic) => std::panic::resume_unwind(panic),
+                Ok(()) => unreachable!("the helper thread ended without a result"),
+            },
+            Err(RecvTimeoutError::Timeout) => {
+                let now = read();
+                if now != seen {
+                    (since, seen) = (Instant::now(), now);
+                } else if since.elapsed() >= limit {
+                    panic!("hang: {what}: no result and no progress for {limit:?}");
+                }
+            }
+        }
+    }
+}
+
 /// Serialises the heavily threaded runs within a test binary; see
 /// [`one_run_at_a_time`].
 static ONE_RUN_AT_A_TIME: Mutex<()> = Mutex::new(());
@@ -206,4 +281,36 @@ pub fn one_run_at_a_time() -> MutexGuard<'static, ()> {
     ONE_RUN_AT_A_TIME
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::panic::catch_unwind;
+    use std::sync::mpsc;
+
+    #[test]
+    fn within_returns_the_result_and_re_raises_a_panic() {
+        assert_eq!(within("a quick body", DEADLINE, || 7), 7);
+        let panicked = catch_unwind(|| within("a panicking body", DEADLINE, || panic!("boom")));
+        let message = panicked.expect_err("the body's panic was swallowed");
+        assert_eq!(message.downcast_ref::<&str>(), Some(&"boom"));
+    }
+
+    #[test]
+    fn within_fails_a_body_that_runs_past_its_limit_as_a_hang() {
+        let (release, held) = mpsc::channel::<()>();
+        let hung = catch_unwind(|| {
+            within("a stuck body", Duration::from_millis(50), move || {
+                let _ = held.recv();
+            })
+        });
+        // Let the helper thread end.
+        drop(release);
+        let message = hung.expect_err("a stuck body passed");
+        let message = message
+            .downcast_ref::<String>()
+            .expect("a formatted message");
+        assert!(message.starts_with("hang: a stuck body"), "{message}");
+    }
 }

@@ -2,7 +2,8 @@
 //! never published).
 //!
 //! - [`deadline`]: waiting loops that fail as a hang instead of stalling
-//!   the run ([`wait_for`], [`Patience`], [`with_watchdog`], [`TimeLimit`]).
+//!   the run ([`wait_for`], [`Patience`], [`with_watchdog`], [`TimeLimit`]),
+//!   or fails only the hanging test ([`within`]).
 //! - [`drops`]: an item type that counts its drops ([`DropCounter`],
 //!   [`Counted`]), and can panic in `drop` on request.
 //! - [`conservation`]: tagged items ([`Item`]) and the check that streams
@@ -34,6 +35,7 @@ pub use conservation::{Item, assert_exactly_once_in_order};
 pub use deadline::{
     DEADLINE, Patience, TimeLimit, one_run_at_a_time, wait_for, wait_for_watching, with_watchdog,
 };
+pub use deadline::{bound, within, within_watching};
 pub use drops::{Counted, DropCounter};
 pub use gate::StartGate;
 pub use rng::Rng;

@@ -147,7 +147,9 @@ mod tests {
     /// announcing the waiter hangs it within a few hundred rounds.)
     #[test]
     fn park_and_signal_lose_no_wake_up() {
-        const ROUNDS: i64 = 20_000;
+        // Under miri a few hundred rounds (each one a park/signal race):
+        // 20,000 took its virtual 60 s there.
+        const ROUNDS: i64 = if cfg!(miri) { 400 } else { 20_000 };
         let notifier = std::sync::Arc::new(Notifier::new());
         let turn = std::sync::Arc::new(AtomicI64::new(0));
         let (done_tx, done) = mpsc::channel();
@@ -179,7 +181,8 @@ mod tests {
             });
         }
         for _ in 0..2 {
-            done.recv_timeout(Duration::from_secs(60))
+            // Ten times longer under miri, as testkit's DEADLINE.
+            done.recv_timeout(Duration::from_secs(if cfg!(miri) { 600 } else { 60 }))
                 .unwrap_or_else(|_| {
                     panic!(
                         "lost wake-up: stuck at turn {}",

@@ -1,114 +1,15 @@
-//! Helpers the integration tests of `hotq-disruptor` share: waits and runs
-//! with a deadline (a hang fails the test instead of stalling it), and a
-//! log of what a handler saw.
-//!
-//! The shape follows `spsc/tests/common` and `mpmc/tests/common`; the
-//! `testkit` crate is meant to absorb all three later, so this file stays
-//! small.
+//! Helpers the integration tests of `hotq-disruptor` share: a log of what
+//! a handler saw, the payload producers write, the checks of a log, and the
+//! kernel's view of a processor's thread. The deadline-bounded waits and
+//! runs every queue crate's tests use are in `hotq-testkit`.
 #![allow(dead_code)] // each test binary uses its own subset
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
-use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use crossbeam_utils::Backoff;
 use hotq_disruptor::Sequence;
-
-/// How long anything may go without progress before the test fails as a
-/// hang. Generous: other work shares the 2 cores.
-pub const DEADLINE: Duration = Duration::from_secs(60);
-
-/// Retries `attempt` until it returns `Some`, backing off (spin, then
-/// yield, so a starved peer gets to run), and panics naming `what` once
-/// [`DEADLINE`] has passed.
-pub fn wait_for<R>(what: &str, mut attempt: impl FnMut() -> Option<R>) -> R {
-    let backoff = Backoff::new();
-    let start = Instant::now();
-    let mut tries = 0u32;
-    loop {
-        if let Some(r) = attempt() {
-            return r;
-        }
-        tries = tries.wrapping_add(1);
-        if tries % 256 == 0 {
-            assert!(
-                start.elapsed() < DEADLINE,
-                "hang: {what} after {DEADLINE:?}"
-            );
-        }
-        backoff.snooze();
-    }
-}
-
-/// Runs `body` on a helper thread and waits for its result for at most
-/// `limit`: past it, the test fails as a hang (the helper thread is left
-/// behind, which is all one can do with a thread stuck inside a call). A
-/// panic of `body` is re-raised here.
-pub fn within<R: Send + 'static>(
-    what: &str,
-    limit: Duration,
-    body: impl FnOnce() -> R + Send + 'static,
-) -> R {
-    watched(what, limit, None, body)
-}
-
-/// As [`within`], but the limit runs from the last time `progress` moved:
-/// a long run that keeps moving is not a hang.
-pub fn within_watching<R: Send + 'static>(
-    what: &str,
-    progress: Arc<AtomicU64>,
-    body: impl FnOnce() -> R + Send + 'static,
-) -> R {
-    watched(what, DEADLINE, Some(progress), body)
-}
-
-fn watched<R: Send + 'static>(
-    what: &str,
-    limit: Duration,
-    progress: Option<Arc<AtomicU64>>,
-    body: impl FnOnce() -> R + Send + 'static,
-) -> R {
-    let (done, result) = channel();
-    let runner = thread::Builder::new()
-        .name(format!("within: {what}"))
-        .spawn(move || {
-            let _ = done.send(body());
-        })
-        .expect("spawn the helper thread");
-    let read = || progress.as_ref().map_or(0, |p| p.load(Ordering::Relaxed));
-    let (mut since, mut seen) = (Instant::now(), read());
-    loop {
-        let tick = limit.min(Duration::from_millis(200));
-        match result.recv_timeout(tick) {
-            Ok(r) => {
-                let _ = runner.join();
-                return r;
-            }
-            Err(RecvTimeoutError::Disconnected) => match runner.join() {
-                Err(panic) => std::panic::resume_unwind(panic),
-                Ok(()) => unreachable!("the helper thread ended without a result"),
-            },
-            Err(RecvTimeoutError::Timeout) => {
-                let now = read();
-                if now != seen {
-                    (since, seen) = (Instant::now(), now);
-                } else if since.elapsed() >= limit {
-                    panic!("hang: {what}: no result and no progress for {limit:?}");
-                }
-            }
-        }
-    }
-}
-
-/// Serialises the heavily threaded tests of one binary: each already
-/// oversubscribes the 2 cores, and two at once starve each other (see
-/// `mpmc/tests/common`).
-pub fn one_run_at_a_time() -> MutexGuard<'static, ()> {
-    static ONE: Mutex<()> = Mutex::new(());
-    ONE.lock().unwrap_or_else(PoisonError::into_inner)
-}
+use hotq_testkit::wait_for;
 
 /// What a handler saw of one event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
