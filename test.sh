@@ -109,15 +109,14 @@ step "loom models" env RUSTFLAGS="--cfg loom" RUSTDOCFLAGS="--cfg loom" \
 # strategies: 22 s), drops (every event dropped once on every way
 # out: halt, handler panic, a publish closure panicking mid-batch, a batch
 # iterator dropped or forgotten, a panicking event drop, ZSTs: 19 s) and
-# panic (blocked producers halted, the publish drop guard: 7 s). Its
-# linearizability histories (disruptor/tests/linearizability.rs, coming
-# from branch dlin) belong in this line too: `--test linearizability`.
-# The line as a whole: 39 s, 40 s wall at a load average of 4 (223 s wall
-# at 11).
+# panic (blocked producers halted, the publish drop guard: 7 s), those
+# three 39 s (40 s wall at a load average of 4); dropped_stages (a dropped
+# stage never lets anyone pass the live stage before it) and the
+# linearizability histories (96 s) join them.
 MIRI_SUBSET=(
     "-p hotq-spsc --lib --test drops --test edge --test linearizability"
     "-p hotq-mpmc --lib --test linearizability"
-    "-p hotq-disruptor --lib --test drops --test panic"
+    "-p hotq-disruptor --lib --test drops --test panic --test dropped_stages --test linearizability"
 )
 MIRI_FULL=(
     "-p hotq-spsc" # + doc tests, io, model, wrap, stress
@@ -150,7 +149,7 @@ MIRI_CONCURRENT_FULL=(
     # blocking 110 s, topology 463 s; stress 558 s). The stress runs of 16
     # producers and of the ring of 1024 (150 s a seed) run in the first
     # pass only.
-    "-p hotq-disruptor --lib --test drops --test panic --test shutdown --test poller --test blocking --test topology"
+    "-p hotq-disruptor --lib --test drops --test panic --test shutdown --test poller --test blocking --test topology --test dropped_stages --test linearizability"
     "-p hotq-disruptor --test stress -- --skip sixteen --skip 1024"
 )
 # ThreadSanitizer: the stress tests (the subset leaves out the 16-thread
@@ -158,7 +157,7 @@ MIRI_CONCURRENT_FULL=(
 # hotq-disruptor: every test file that runs processors on real threads
 # (17 s here; a Relaxed single-producer cursor store makes TSan report the
 # event slot's data race).
-TSAN_DISRUPTOR="-p hotq-disruptor --test stress --test topology --test blocking --test shutdown --test panic --test poller"
+TSAN_DISRUPTOR="-p hotq-disruptor --test stress --test topology --test blocking --test shutdown --test panic --test poller --test dropped_stages --test drops --test linearizability"
 TSAN_SUBSET=(
     "-p hotq-spsc --test stress"
     "-p hotq-mpmc --test stress -- --skip 16x16 --skip 16_"
