@@ -457,8 +457,8 @@ impl Tally {
         let share = |n: usize, of: usize| 100.0 * n as f64 / of as f64;
         println!(
             "{} histories checked ({} calls): {:.0}% of publishes found the ring full, \
-             {:.0}% of polls found nothing and {:.0}% handed out two events or more, every \
-             history went {} laps round its ring or more, on average {:.0}% of calls \
+             {:.0}% of polls found nothing and {:.0}% handed out two events or more, the \
+             fewest laps round the ring in one history: {}, on average {:.0}% of calls \
              overlapped another thread's",
             self.histories,
             self.calls,
