@@ -67,7 +67,6 @@ impl Disruptor {
             waiter: Waiter::BusySpin,
             policy: PanicPolicy::Halt,
             stages: vec![Stage::default()],
-            previous: Vec::new(),
             error: None,
             parks: false,
             pollers: Arc::new(OnceLock::new()),
@@ -127,9 +126,6 @@ pub struct Builder<E> {
     policy: PanicPolicy,
     /// Invariant: never empty; the last is the stage being filled.
     stages: Vec<Stage<E>>,
-    /// The sequences of every stage before the current one, nearest
-    /// first (what its consumers wait behind); empty in the first stage.
-    previous: Vec<Box<[Arc<AtomicSequence>]>>,
     /// The first mistake, reported by the build.
     error: Option<BuildError>,
     /// True if some handler's strategy parks.
@@ -332,7 +328,7 @@ impl<E: Send + Sync + 'static> Builder<E> {
             });
         }
         let sequence = Arc::new(AtomicSequence::new(INITIAL));
-        let barrier = SequenceBarrier::new(Gate::new(self.previous.clone()), Waiter::BusySpin);
+        let barrier = SequenceBarrier::new(self.earlier_stages(), Waiter::BusySpin);
         let index = self.current().consumers.len();
         let stage = self.stages.len() - 1;
         self.current().consumers.push(Consumer {
@@ -362,8 +358,6 @@ impl<E: Send + Sync + 'static> Builder<E> {
                 stage: self.stages.len() - 1,
             });
         }
-        let finished = self.current().sequences();
-        self.previous.insert(0, finished);
         self.stages.push(Stage::default());
         self
     }
@@ -426,6 +420,13 @@ impl<E: Send + Sync + 'static> Builder<E> {
         &mut self.stages[last]
     }
 
+    /// What a consumer of the current stage waits behind: every stage
+    /// before it, nearest first (none in the first stage).
+    fn earlier_stages(&self) -> Gate {
+        let earlier = &self.stages[..self.stages.len() - 1];
+        Gate::new(earlier.iter().rev().map(Stage::sequences).collect())
+    }
+
     fn fail(&mut self, error: BuildError) {
         self.error.get_or_insert(error);
     }
@@ -439,7 +440,7 @@ impl<E: Send + Sync + 'static> Builder<E> {
             name
         };
         let sequence = Arc::new(AtomicSequence::new(INITIAL));
-        let barrier = SequenceBarrier::new(Gate::new(self.previous.clone()), self.waiter);
+        let barrier = SequenceBarrier::new(self.earlier_stages(), self.waiter);
         self.parks |= self.waiter.parks();
         let policy = self.policy;
         let thread_name = name.clone();
