@@ -39,7 +39,7 @@
 //!   cursor, made only once there is room, and publish through one
 //!   availability flag per slot holding the lap of its last event (LMAX's
 //!   `availableBuffer`), so a ring of 1, 2 or 8 slots works with any number
-//!   of producers.
+//!   of producers. Code generic over `P: `[`Producer`]`<E>` takes either.
 //! - Each consumer is a batch event processor on its own thread, behind a
 //!   sequence barrier: the first stage waits on the published events, a
 //!   later stage on every consumer of the stage before ([`Builder::then`]).
@@ -96,5 +96,5 @@ pub use error::{BuildError, HandlerPanic, PollError, PublishError, ShutdownError
 pub use handler::{EventHandler, EventHandlerMut};
 pub use panic_policy::PanicPolicy;
 pub use poller::EventPoller;
-pub use producer::{MultiProducer, SingleProducer};
+pub use producer::{MultiProducer, Producer, SingleProducer};
 pub use sequence::Sequence;

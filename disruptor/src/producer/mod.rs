@@ -1,8 +1,9 @@
-//! The producer handles, [`SingleProducer`] and [`MultiProducer`], and what
-//! they share: the handle's hold on the disruptor (the last one to go shuts
-//! it down) and the write-then-publish of claimed events.
+//! The producer handles, [`SingleProducer`] and [`MultiProducer`], and the
+//! [`Producer`] trait for code that works with either.
 
+mod handle;
 mod multi;
+mod publish;
 mod single;
 
 pub use multi::MultiProducer;
@@ -10,130 +11,162 @@ pub use single::SingleProducer;
 
 use std::time::Duration;
 
+use handle::Handle;
+use publish::{check_batch, write_batch, write_one};
+
 use crate::batch::BatchIterMut;
 use crate::error::{PublishError, ShutdownError};
 use crate::sequence::Sequence;
-use crate::shared::Shared;
-use crate::sync::Arc;
 
-/// One producer handle's hold on the disruptor. Dropping it lets go as
-/// [`release`](Self::release) does (ignoring the result, never panicking);
-/// the last hold to go drains, halts and joins.
-struct Handle<E> {
-    shared: Arc<Shared<E>>,
-    /// True once [`release`](Self::release) ran, so `Drop` does nothing.
-    released: bool,
+/// What both producer handles do: code generic over `P: Producer<E>` runs
+/// with one producer or several. Each method is the handle's own (see
+/// [`SingleProducer`] for what it does and returns); the handles have them
+/// inherent too, so calling them needs no import.
+///
+/// ```
+/// use hotq_disruptor::{Disruptor, Producer, PublishError};
+///
+/// // Publishes 1..=n, then shuts down; returns the last sequence.
+/// fn publish_up_to<P: Producer<u64>>(mut p: P, n: u64) -> Result<i64, PublishError> {
+///     let mut last = -1;
+///     for v in 1..=n {
+///         last = p.publish(|e| *e = v)?;
+///     }
+///     p.shutdown().expect("no handler panicked");
+///     Ok(last)
+/// }
+///
+/// let single = Disruptor::builder(4, || 0u64)
+///     .handle_events_with(|_e: &u64, _seq, _eob| {})
+///     .build_single_producer()?;
+/// assert_eq!(publish_up_to(single, 10), Ok(9));
+/// let multi = Disruptor::builder(4, || 0u64)
+///     .handle_events_with(|_e: &u64, _seq, _eob| {})
+///     .build_multi_producer()?;
+/// assert_eq!(publish_up_to(multi, 10), Ok(9));
+///
+/// let mut halted = Disruptor::builder(4, || 0u64)
+///     .handle_events_with(|_e: &u64, _seq, _eob| {})
+///     .build_multi_producer()?;
+/// Producer::halt(&halted);
+/// assert_eq!(Producer::try_publish(&mut halted, |e| *e = 1), Err(PublishError::Halted));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub trait Producer<E> {
+    /// As [`SingleProducer::publish`] (or [`MultiProducer::publish`]).
+    ///
+    /// # Errors
+    /// [`PublishError::Halted`].
+    fn publish<F: FnOnce(&mut E)>(&mut self, f: F) -> Result<Sequence, PublishError>;
+
+    /// As [`SingleProducer::try_publish`].
+    ///
+    /// # Errors
+    /// [`PublishError::Full`], [`PublishError::Halted`].
+    fn try_publish<F: FnOnce(&mut E)>(&mut self, f: F) -> Result<Sequence, PublishError>;
+
+    /// As [`SingleProducer::batch_publish`].
+    ///
+    /// # Errors
+    /// [`PublishError::BatchSize`], [`PublishError::Halted`].
+    fn batch_publish<F: FnOnce(BatchIterMut<'_, E>)>(
+        &mut self,
+        n: usize,
+        f: F,
+    ) -> Result<Sequence, PublishError>;
+
+    /// As [`SingleProducer::try_batch_publish`].
+    ///
+    /// # Errors
+    /// [`PublishError::BatchSize`], [`PublishError::Full`],
+    /// [`PublishError::Halted`].
+    fn try_batch_publish<F: FnOnce(BatchIterMut<'_, E>)>(
+        &mut self,
+        n: usize,
+        f: F,
+    ) -> Result<Sequence, PublishError>;
+
+    /// As [`SingleProducer::remaining_capacity`].
+    fn remaining_capacity(&self) -> usize;
+
+    /// As [`SingleProducer::halt`].
+    fn halt(&self);
+
+    /// As [`SingleProducer::is_halted`].
+    fn is_halted(&self) -> bool;
+
+    /// As [`SingleProducer::shutdown`] (for a [`MultiProducer`]: the last
+    /// handle drains and joins, any other just goes).
+    ///
+    /// # Errors
+    /// [`ShutdownError::Panicked`].
+    fn shutdown(self) -> Result<(), ShutdownError>
+    where
+        Self: Sized;
+
+    /// As [`SingleProducer::shutdown_timeout`].
+    ///
+    /// # Errors
+    /// [`ShutdownError::Timeout`], [`ShutdownError::Panicked`].
+    fn shutdown_timeout(self, timeout: Duration) -> Result<(), ShutdownError>
+    where
+        Self: Sized;
 }
 
-impl<E> Handle<E> {
-    /// A hold `Shared` has counted already (it counts the first one from
-    /// its creation, [`add_producer`](Shared::add_producer) each clone).
-    fn new(shared: Arc<Shared<E>>) -> Self {
-        Handle {
-            shared,
-            released: false,
+/// Implements [`Producer`] for a handle by calling its inherent methods
+/// (which take precedence over the trait's in method calls).
+macro_rules! forward_producer {
+    ($handle:ident) => {
+        impl<E> Producer<E> for $handle<E> {
+            #[inline]
+            fn publish<F: FnOnce(&mut E)>(&mut self, f: F) -> Result<Sequence, PublishError> {
+                $handle::publish(self, f)
+            }
+            #[inline]
+            fn try_publish<F: FnOnce(&mut E)>(&mut self, f: F) -> Result<Sequence, PublishError> {
+                $handle::try_publish(self, f)
+            }
+            #[inline]
+            fn batch_publish<F: FnOnce(BatchIterMut<'_, E>)>(
+                &mut self,
+                n: usize,
+                f: F,
+            ) -> Result<Sequence, PublishError> {
+                $handle::batch_publish(self, n, f)
+            }
+            #[inline]
+            fn try_batch_publish<F: FnOnce(BatchIterMut<'_, E>)>(
+                &mut self,
+                n: usize,
+                f: F,
+            ) -> Result<Sequence, PublishError> {
+                $handle::try_batch_publish(self, n, f)
+            }
+            fn remaining_capacity(&self) -> usize {
+                $handle::remaining_capacity(self)
+            }
+            fn halt(&self) {
+                $handle::halt(self)
+            }
+            fn is_halted(&self) -> bool {
+                $handle::is_halted(self)
+            }
+            fn shutdown(self) -> Result<(), ShutdownError> {
+                $handle::shutdown(self)
+            }
+            fn shutdown_timeout(self, timeout: Duration) -> Result<(), ShutdownError> {
+                $handle::shutdown_timeout(self, timeout)
+            }
         }
-    }
-
-    /// Lets go: the last hold drains (for at most `timeout`), halts and
-    /// joins; any other returns at once with a panic recorded so far.
-    fn release(mut self, timeout: Option<Duration>) -> Result<(), ShutdownError> {
-        self.released = true;
-        self.shared.release_producer(timeout)
-    }
-
-    fn halt(&self) {
-        self.shared.control.halt();
-    }
-
-    fn is_halted(&self) -> bool {
-        self.shared.control.is_halted()
-    }
-
-    fn debug(&self, name: &str, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct(name)
-            .field("size", &self.shared.ring.size())
-            .field("halted", &self.is_halted())
-            .finish_non_exhaustive()
-    }
-}
-
-impl<E> Clone for Handle<E> {
-    /// Another hold on the same disruptor, counted by `Shared`.
-    fn clone(&self) -> Self {
-        self.shared.add_producer();
-        Handle::new(Arc::clone(&self.shared))
-    }
-}
-
-impl<E> Drop for Handle<E> {
-    fn drop(&mut self) {
-        if !self.released {
-            let _ = self.shared.release_producer(None);
-        }
-    }
-}
-
-/// Publishes `lo..=hi` when dropped: after the producer's closure returns,
-/// and also if it unwinds, so a consumer never waits on a claimed slot that
-/// nobody will publish (it sees the event as far as the closure got).
-struct PublishOnDrop<'a, E> {
-    shared: &'a Shared<E>,
-    lo: Sequence,
-    hi: Sequence,
-}
-
-impl<E> Drop for PublishOnDrop<'_, E> {
-    #[inline(always)]
-    fn drop(&mut self) {
-        self.shared.publish(self.lo, self.hi);
-    }
-}
-
-/// Runs `f` on the claimed event `seq` and publishes it.
-#[inline]
-fn write_one<E>(shared: &Shared<E>, seq: Sequence, f: impl FnOnce(&mut E)) -> Sequence {
-    let publish = PublishOnDrop {
-        shared,
-        lo: seq,
-        hi: seq,
     };
-    // SAFETY: `seq` is claimed by this producer and not yet published:
-    // every leaf has finished with its slot's previous event, and no
-    // consumer reads it before `publish` drops.
-    unsafe { shared.ring.write(seq, f) };
-    drop(publish);
-    seq
 }
 
-/// Runs `f` on the claimed events `lo..=hi` and publishes them.
-#[inline]
-fn write_batch<E>(
-    shared: &Shared<E>,
-    lo: Sequence,
-    hi: Sequence,
-    f: impl FnOnce(BatchIterMut<'_, E>),
-) -> Sequence {
-    let publish = PublishOnDrop { shared, lo, hi };
-    // SAFETY: `lo..=hi` is claimed by this producer and unpublished until
-    // `publish` drops, after `f` (and every `&mut E` it got) is done.
-    f(unsafe { BatchIterMut::new(&shared.ring, lo, hi) });
-    drop(publish);
-    hi
-}
-
-/// Checks a batch size: `1..=size`.
-#[inline]
-fn check_batch(n: usize, size: usize) -> Result<(), PublishError> {
-    if n == 0 || n > size {
-        return Err(PublishError::BatchSize { requested: n, size });
-    }
-    Ok(())
-}
+forward_producer!(SingleProducer);
+forward_producer!(MultiProducer);
 
 #[cfg(test)]
 mod tests {
-    use crate::{BatchIterMut, Disruptor, MultiProducer, PublishError, Sequence, SingleProducer};
+    use crate::{Disruptor, MultiProducer, Producer, Sequence, SingleProducer};
     use std::panic::{AssertUnwindSafe, catch_unwind};
     use std::sync::mpsc;
     use std::time::Duration;
@@ -148,44 +181,91 @@ mod tests {
         assert_clone::<MultiProducer<u64>>();
     }
 
-    /// The two producers, for tests that run on both.
-    trait Publish {
-        fn one(&mut self, f: &mut dyn FnMut(&mut u64)) -> Result<Sequence, PublishError>;
-        fn two(
-            &mut self,
-            f: &mut dyn FnMut(BatchIterMut<'_, u64>),
-        ) -> Result<Sequence, PublishError>;
-        fn stop(&self);
+    /// Every method of the trait does what the handle's own does, for both
+    /// handles (a macro writes the forwarding: a method forwarding to the
+    /// wrong one fails here, or hangs, for a `try_` one calling the waiting
+    /// one on the full ring). The handler waits for a go before events 0
+    /// and 4, so the ring of 4 fills twice.
+    fn every_trait_method_forwards<P: Producer<u64>>(
+        build: impl FnOnce(mpsc::Receiver<()>) -> P,
+        last: impl FnOnce(P) -> Result<(), crate::ShutdownError>,
+    ) {
+        let (go, gate) = mpsc::channel();
+        let mut p = build(gate);
+        assert_eq!(Producer::remaining_capacity(&p), 4);
+        assert_eq!(Producer::publish(&mut p, |e| *e = 1), Ok(0));
+        assert_eq!(Producer::try_publish(&mut p, |e| *e = 2), Ok(1));
+        assert_eq!(
+            Producer::try_batch_publish(&mut p, 5, |_| {}),
+            Err(crate::PublishError::BatchSize {
+                requested: 5,
+                size: 4
+            })
+        );
+        assert_eq!(Producer::try_batch_publish(&mut p, 2, |_| {}), Ok(3));
+        assert_eq!(Producer::remaining_capacity(&p), 0);
+        assert_eq!(
+            Producer::try_publish(&mut p, |e| *e = 3),
+            Err(crate::PublishError::Full)
+        );
+        assert_eq!(
+            Producer::try_batch_publish(&mut p, 1, |_| {}),
+            Err(crate::PublishError::Full)
+        );
+        assert!(!Producer::is_halted(&p));
+        // The ring is full, and the go comes from another thread: the
+        // waiting calls must wait for the handler (one forwarding to its
+        // `try_` twin returns `Full`, unless that thread wins a race of
+        // nanoseconds against microseconds). Event 4's go keeps the handler
+        // at 3 until the second wait, so the ring is full again by then.
+        let first = go.clone();
+        let release = std::thread::spawn(move || first.send(()).unwrap());
+        assert_eq!(Producer::publish(&mut p, |e| *e = 4), Ok(4));
+        release.join().unwrap();
+        assert_eq!(Producer::batch_publish(&mut p, 3, |_| {}), Ok(7));
+        let release = std::thread::spawn(move || go.send(()).unwrap());
+        assert_eq!(Producer::batch_publish(&mut p, 2, |_| {}), Ok(9));
+        release.join().unwrap();
+        last(p).unwrap();
     }
 
-    impl Publish for SingleProducer<u64> {
-        fn one(&mut self, f: &mut dyn FnMut(&mut u64)) -> Result<Sequence, PublishError> {
-            self.publish(f)
-        }
-        fn two(
-            &mut self,
-            f: &mut dyn FnMut(BatchIterMut<'_, u64>),
-        ) -> Result<Sequence, PublishError> {
-            self.batch_publish(2, f)
-        }
-        fn stop(&self) {
-            self.halt()
-        }
-    }
-
-    impl Publish for MultiProducer<u64> {
-        fn one(&mut self, f: &mut dyn FnMut(&mut u64)) -> Result<Sequence, PublishError> {
-            self.publish(f)
-        }
-        fn two(
-            &mut self,
-            f: &mut dyn FnMut(BatchIterMut<'_, u64>),
-        ) -> Result<Sequence, PublishError> {
-            self.batch_publish(2, f)
-        }
-        fn stop(&self) {
-            self.halt()
-        }
+    #[test]
+    fn the_trait_forwards_every_method_to_both_handles() {
+        // A deadline: a `try_` method forwarding to its waiting twin would
+        // wait on the full ring forever.
+        hotq_testkit::within("the Producer trait", hotq_testkit::DEADLINE, || {
+            let handler = |gate: mpsc::Receiver<()>| {
+                move |_e: &u64, seq: Sequence, _eob: bool| {
+                    if seq % 4 == 0 && seq < 8 {
+                        gate.recv().unwrap();
+                    }
+                }
+            };
+            every_trait_method_forwards(
+                |gate| {
+                    Disruptor::builder(4, || 0u64)
+                        .handle_events_with(handler(gate))
+                        .build_single_producer()
+                        .unwrap()
+                },
+                Producer::shutdown,
+            );
+            every_trait_method_forwards(
+                |gate| {
+                    Disruptor::builder(4, || 0u64)
+                        .handle_events_with(handler(gate))
+                        .build_multi_producer()
+                        .unwrap()
+                },
+                |p| Producer::shutdown_timeout(p, Duration::from_secs(60)),
+            );
+            let halted = Disruptor::builder(4, || 0u64)
+                .handle_events_with(|_e: &u64, _seq, _eob| {})
+                .build_single_producer()
+                .unwrap();
+            Producer::halt(&halted);
+            assert!(Producer::is_halted(&halted));
+        });
     }
 
     /// A publish closure that panics still publishes its claimed slots: the
@@ -194,31 +274,31 @@ mod tests {
     /// events, so a hole wedges the consumer but never the producer, and
     /// the test fails at its deadline instead of hanging.
     fn no_hole_after_a_panicking_closure(
-        producer: &mut dyn Publish,
+        producer: &mut impl Producer<u64>,
         seen: mpsc::Receiver<(Sequence, u64)>,
     ) {
         let one = catch_unwind(AssertUnwindSafe(|| {
-            producer.one(&mut |e| {
+            producer.publish(|e| {
                 *e = 10;
                 panic!("publish closure")
             })
         }));
         assert!(one.is_err());
-        producer.one(&mut |e| *e = 11).unwrap();
+        producer.publish(|e| *e = 11).unwrap();
         let batch = catch_unwind(AssertUnwindSafe(|| {
-            producer.two(&mut |mut events| {
+            producer.batch_publish(2, |mut events| {
                 *events.next().unwrap() = 20;
                 panic!("half a batch")
             })
         }));
         assert!(batch.is_err());
-        producer.one(&mut |e| *e = 21).unwrap();
+        producer.publish(|e| *e = 21).unwrap();
         let got: Vec<_> = (0..5)
             .map(|_| {
                 seen.recv_timeout(Duration::from_secs(30))
                     .unwrap_or_else(|_| {
                         // Halted, the producer's drop does not wait on the hole.
-                        producer.stop();
+                        producer.halt();
                         panic!("the consumer wedged on a hole")
                     })
             })

@@ -19,7 +19,7 @@ use crate::sync::Arc;
 /// halts it for all. A [`shutdown`](Self::shutdown) (or drop) of a clone
 /// while others live only lets that clone go (it reports a panic recorded
 /// so far); the last clone to go drains every published event, halts and
-/// joins, as [`SingleProducer::shutdown`] does, and returns the result.
+/// joins, as [`SingleProducer::shutdown`](crate::SingleProducer::shutdown) does, and returns the result.
 ///
 /// ```
 /// use hotq_disruptor::Disruptor;
@@ -60,7 +60,7 @@ impl<E> MultiProducer<E> {
         }
     }
 
-    /// As [`SingleProducer::publish`]: claims (racing the other clones),
+    /// As [`SingleProducer::publish`](crate::SingleProducer::publish): claims (racing the other clones),
     /// writes, publishes; waits while the ring is full.
     ///
     /// # Errors
@@ -83,7 +83,7 @@ impl<E> MultiProducer<E> {
         Ok(write_one(&self.handle.shared, seq, f))
     }
 
-    /// As [`SingleProducer::try_publish`].
+    /// As [`SingleProducer::try_publish`](crate::SingleProducer::try_publish).
     ///
     /// # Errors
     /// [`PublishError::Full`], [`PublishError::Halted`].
@@ -108,7 +108,7 @@ impl<E> MultiProducer<E> {
         Ok(write_one(&self.handle.shared, seq, f))
     }
 
-    /// As [`SingleProducer::batch_publish`]: the `n` sequences are
+    /// As [`SingleProducer::batch_publish`](crate::SingleProducer::batch_publish): the `n` sequences are
     /// consecutive, whatever the other clones do.
     ///
     /// # Errors
@@ -138,7 +138,7 @@ impl<E> MultiProducer<E> {
         Ok(write_batch(&self.handle.shared, lo, hi, f))
     }
 
-    /// As [`SingleProducer::try_batch_publish`].
+    /// As [`SingleProducer::try_batch_publish`](crate::SingleProducer::try_batch_publish).
     ///
     /// ```
     /// use hotq_disruptor::{Disruptor, PublishError};
@@ -178,7 +178,7 @@ impl<E> MultiProducer<E> {
         self.sequencer.remaining_capacity(&self.handle.shared)
     }
 
-    /// As [`SingleProducer::halt`]: halts the disruptor for every clone.
+    /// As [`SingleProducer::halt`](crate::SingleProducer::halt): halts the disruptor for every clone.
     ///
     /// ```
     /// use hotq_disruptor::{Disruptor, PublishError};
@@ -211,7 +211,7 @@ impl<E> MultiProducer<E> {
     }
 
     /// Lets this handle go. The last handle drains, halts and joins as
-    /// [`SingleProducer::shutdown`]; any other returns at once.
+    /// [`SingleProducer::shutdown`](crate::SingleProducer::shutdown); any other returns at once.
     ///
     /// # Errors
     /// [`ShutdownError::Panicked`] with the first handler panic recorded
@@ -235,7 +235,7 @@ impl<E> MultiProducer<E> {
     }
 
     /// As [`shutdown`](Self::shutdown), the last handle giving up the drain
-    /// after `timeout` (as [`SingleProducer::shutdown_timeout`]).
+    /// after `timeout` (as [`SingleProducer::shutdown_timeout`](crate::SingleProducer::shutdown_timeout)).
     ///
     /// # Errors
     /// [`ShutdownError::Timeout`], [`ShutdownError::Panicked`].
