@@ -31,22 +31,33 @@ use hotq_testkit::{
     with_watchdog,
 };
 
-/// Items per producer. Under miri (which interprets every instruction)
-/// enough for 4 producers to cross two laps of the largest queue (1024).
-const PER_PRODUCER: u32 = if cfg!(miri) {
-    600
-} else if cfg!(debug_assertions) {
+/// Items per producer natively.
+const PER_PRODUCER: u32 = if cfg!(debug_assertions) {
     20_000
 } else {
     1_000_000
 };
+
+/// Items per producer for `producers` on a queue of `capacity`. Under
+/// miri (which interprets every instruction and runs one thread at a
+/// time) just enough for the run to go round the ring more than twice,
+/// and at least 200 items in all: 16 producers moving 600 items each
+/// took miri 1,000 s per test.
+fn per_producer(producers: usize, capacity: usize) -> u32 {
+    if cfg!(miri) {
+        let items = (2 * capacity + 1).max(200);
+        items.div_ceil(producers) as u32
+    } else {
+        PER_PRODUCER
+    }
+}
 
 fn run(mode: Mode, producers: usize, consumers: usize, capacity: usize) -> common::Outcome {
     let outcome = Stress {
         mode,
         producers,
         consumers,
-        per_producer: PER_PRODUCER,
+        per_producer: per_producer(producers, capacity),
     }
     .run(Queue::new(capacity), &format!("capacity {capacity}"));
     eprintln!("{mode:?} {producers}P{consumers}C capacity {capacity}: {outcome:?}");
@@ -58,7 +69,10 @@ fn run(mode: Mode, producers: usize, consumers: usize, capacity: usize) -> commo
 fn push_pop(producers: usize, consumers: usize, capacity: usize) {
     let outcome = run(Mode::Push, producers, consumers, capacity);
     let popped: usize = outcome.popped.iter().sum();
-    assert_eq!(popped, producers * PER_PRODUCER as usize);
+    assert_eq!(
+        popped,
+        producers * per_producer(producers, capacity) as usize
+    );
 }
 
 /// Every producer `force_push`es (never waits): the items popped, evicted
@@ -163,6 +177,12 @@ const LONG_DRAINS: usize = if cfg!(miri) {
     100
 };
 
+/// The long drain's queue: 65,536 items natively. Under miri 2,048 (twice
+/// the short drain's): a pop with 16 threads about takes it 50 ms, so the
+/// full size would be an hour a test, and its scheduler preempts the
+/// consumers at random points whatever the drain's length.
+const LONG_CAPACITY: usize = if cfg!(miri) { 2048 } else { 1 << 16 };
+
 /// `consumers` threads, released at once, drain a queue filled to capacity
 /// by one producer beforehand; nothing is pushed meanwhile, so once the
 /// queue is empty it stays empty. Asserts that a `pop` that begins after
@@ -259,19 +279,18 @@ fn pop_reports_empty_only_when_empty_16_consumers_capacity_1024() {
 }
 
 #[test]
-fn pop_reports_empty_only_when_empty_4_consumers_capacity_65536() {
-    drain_a_full_queue(4, 1 << 16, LONG_DRAINS);
+fn pop_reports_empty_only_when_empty_4_consumers_long_drain() {
+    drain_a_full_queue(4, LONG_CAPACITY, LONG_DRAINS);
 }
 
 #[test]
-fn pop_reports_empty_only_when_empty_16_consumers_capacity_65536() {
-    drain_a_full_queue(16, 1 << 16, LONG_DRAINS);
+fn pop_reports_empty_only_when_empty_16_consumers_long_drain() {
+    drain_a_full_queue(16, LONG_CAPACITY, LONG_DRAINS);
 }
 
-/// Items per producer in [`one_consumer_sees_every_completed_push`].
-const MPSC_PER_PRODUCER: u32 = if cfg!(miri) {
-    600
-} else if cfg!(debug_assertions) {
+/// Items per producer in [`one_consumer_sees_every_completed_push`]
+/// natively; under miri as [`per_producer`] gives.
+const MPSC_PER_PRODUCER: u32 = if cfg!(debug_assertions) {
     100_000
 } else {
     1_000_000
@@ -293,7 +312,12 @@ fn one_consumer_sees_every_completed_push(producers: usize, capacity: usize) {
     let pushed = AtomicU64::new(0);
     let progress = AtomicU64::new(0);
     let start = Barrier::new(producers + 1);
-    let total = producers as u64 * u64::from(MPSC_PER_PRODUCER);
+    let per_producer = if cfg!(miri) {
+        per_producer(producers, capacity)
+    } else {
+        MPSC_PER_PRODUCER
+    };
+    let total = producers as u64 * u64::from(per_producer);
     let (got, spurious) = with_watchdog(&what, &progress, || {
         thread::scope(|s| {
             for p in 0..producers as u32 {
@@ -301,7 +325,7 @@ fn one_consumer_sees_every_completed_push(producers: usize, capacity: usize) {
                 s.spawn(move || {
                     let full = format!("{what}: push into a full queue");
                     start.wait();
-                    for seq in 0..MPSC_PER_PRODUCER {
+                    for seq in 0..per_producer {
                         let mut item = Some(Item { producer: p, seq });
                         wait_for_watching(&full, progress, || match q.push(item.take()?) {
                             Ok(()) => Some(()),
@@ -356,7 +380,7 @@ fn one_consumer_sees_every_completed_push(producers: usize, capacity: usize) {
     assert_exactly_once_in_order(
         &what,
         producers,
-        MPSC_PER_PRODUCER,
+        per_producer,
         &[("the consumer".to_string(), &got[..])],
     );
     assert!(q.is_empty(), "{what}: items beyond the last");

@@ -163,8 +163,21 @@ fn len_is_full_and_is_empty_are_exact_around_the_wrap_small_capacities() {
 fn len_is_full_and_is_empty_are_exact_around_the_wrap_capacity_1024() {
     let _limit = TimeLimit::new("len_is_full_and_is_empty_are_exact_around_the_wrap_capacity_1024");
     let capacity = 1024;
-    for offset in [0, 1, 511, 1023, 1024, 1025, 2047, 2048] {
-        for fill in [0, 1, 512, 1023, 1024] {
+    // Under miri (which interprets every instruction: these 40
+    // arrangements, about 14,000 queue calls each, ran past its 20-minute
+    // limit) the ones at the wrap itself: `tail` crossing it from a full
+    // last lap, and `head` at the last index before it and on it, each
+    // with one item and full.
+    let (offsets, fills): (&[usize], &[usize]) = if cfg!(miri) {
+        (&[0, 1023, 1024], &[1, 1024])
+    } else {
+        (
+            &[0, 1, 511, 1023, 1024, 1025, 2047, 2048],
+            &[0, 1, 512, 1023, 1024],
+        )
+    };
+    for &offset in offsets {
+        for &fill in fills {
             check_arrangement(capacity, usize::MAX, offset, fill);
         }
     }
