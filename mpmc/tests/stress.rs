@@ -178,7 +178,7 @@ const LONG_DRAINS: usize = if cfg!(miri) {
 };
 
 /// The long drain's queue: 65,536 items natively. Under miri 2,048 (twice
-/// the short drain's): a pop with 16 threads about takes it 50 ms, so the
+/// the short drain's): with 16 threads a pop takes it about 50 ms, so the
 /// full size would be an hour a test, and its scheduler preempts the
 /// consumers at random points whatever the drain's length.
 const LONG_CAPACITY: usize = if cfg!(miri) { 2048 } else { 1 << 16 };
