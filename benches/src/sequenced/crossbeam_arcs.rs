@@ -31,6 +31,7 @@ struct Arcs {
 }
 
 impl Publisher for Arcs {
+    #[inline]
     fn publish(&mut self, v: u64) {
         for tx in &self.out {
             tx.send(v).expect("a consumer ended early");
@@ -45,7 +46,7 @@ impl Publisher for Arcs {
 fn stage(mut h: Handler, rx: Receiver<u64>, out: Vec<Sender<u64>>) -> JoinHandle<()> {
     thread::spawn(move || {
         for v in rx {
-            h(v);
+            h.on(v);
             for tx in &out {
                 tx.send(v).expect("a consumer ended early");
             }
@@ -60,7 +61,7 @@ fn join_stage(mut h: Handler, a: Receiver<u64>, b: Receiver<u64>) -> JoinHandle<
         for v in a {
             let w = b.recv().expect("the two arcs of the diamond disagree");
             assert_eq!(v, w, "the two arcs of the diamond disagree");
-            h(v);
+            h.on(v);
         }
     })
 }

@@ -14,13 +14,14 @@ struct Event {
 
 /// Adapts a handler to the crate's `(event, sequence, end_of_batch)` form.
 fn on(mut h: Handler) -> impl FnMut(&Event, Sequence, bool) + Send + 'static {
-    move |e: &Event, _: Sequence, _: bool| h(e.value)
+    move |e: &Event, _: Sequence, _: bool| h.on(e.value)
 }
 
 /// Any of the crate's producers (their types differ with the topology).
 struct Handle<P>(P);
 
 impl<P: disruptor::Producer<Event> + Send> Publisher for Handle<P> {
+    #[inline]
     fn publish(&mut self, v: u64) {
         self.0.publish(|e| e.value = v);
     }

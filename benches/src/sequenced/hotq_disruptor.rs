@@ -20,6 +20,7 @@ enum Handle {
 }
 
 impl Publisher for Handle {
+    #[inline]
     fn publish(&mut self, v: u64) {
         let published = match self {
             Handle::Single(p) => p.publish(|e| e.value = v),
@@ -56,8 +57,8 @@ impl Ring for HotqDisruptor {
             }
             for _ in stage.iter() {
                 let mut h = handlers.next().expect("one handler per consumer");
-                builder =
-                    builder.handle_events_with(move |e: &Event, _: Sequence, _: bool| h(e.value));
+                builder = builder
+                    .handle_events_with(move |e: &Event, _: Sequence, _: bool| h.on(e.value));
             }
         }
         let producers = topology.producers();

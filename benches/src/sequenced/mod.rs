@@ -19,15 +19,22 @@ use std::thread;
 use std::time::Instant;
 
 use crate::channel::Kind;
+pub use tally::Handler;
 use tally::Tally;
-
-/// A consumer of the topology: called with every event's value, in order.
-pub type Handler = Box<dyn FnMut(u64) + Send>;
 
 /// The producing end of a built topology, one per producer thread.
 pub trait Publisher: Send {
     /// Publishes one event carrying `v`, waiting while the ring is full.
     fn publish(&mut self, v: u64);
+    /// Publishes `tag | seq` for every `seq` in `0..count`. Called once
+    /// per round through `dyn Publisher`; this default body is compiled
+    /// for each contender, so its calls of `publish` are direct (and
+    /// inlined), as in a user's own loop.
+    fn publish_all(&mut self, tag: u64, count: u64) {
+        for seq in 0..count {
+            self.publish(tag | seq);
+        }
+    }
     /// Done publishing. When the last publisher of a topology shuts down,
     /// every published event is processed by every handler and the
     /// handlers' threads are joined (so the handlers are dropped) before
@@ -156,9 +163,7 @@ pub fn throughput<R: Ring>(topology: Topology, items: u64, size: usize) -> f64 {
                 s.spawn(move || {
                     start.wait();
                     let t0 = Instant::now();
-                    for seq in 0..per_producer {
-                        publisher.publish(p << SHIFT | seq);
-                    }
+                    publisher.publish_all(p << SHIFT, per_producer);
                     publisher.shutdown();
                     (t0, Instant::now())
                 })

@@ -5,8 +5,6 @@
 
 use std::sync::{Arc, Mutex};
 
-use super::Handler;
-
 /// What a handler saw, reported when its thread drops it.
 #[derive(Debug, Clone, Default)]
 struct Seen {
@@ -37,37 +35,14 @@ impl Tally {
     /// The handler: counts in its own state, hands the result over when it
     /// is dropped (its thread ends, after the last event).
     pub fn handler(&self) -> Handler {
-        struct Local {
-            seen: Seen,
-            out: Arc<Mutex<Option<Seen>>>,
-        }
-        impl Drop for Local {
-            fn drop(&mut self) {
-                if let Ok(mut out) = self.out.lock() {
-                    *out = Some(std::mem::take(&mut self.seen));
-                }
-            }
-        }
-        let mut local = Local {
+        Handler {
             seen: Seen {
                 counts: vec![0; self.producers],
                 error: None,
             },
             out: self.seen.clone(),
-        };
-        let shift = self.shift;
-        Box::new(move |v: u64| {
-            let (p, seq) = ((v >> shift) as usize, v & ((1 << shift) - 1));
-            let seen = &mut local.seen;
-            match seen.counts.get_mut(p) {
-                Some(n) if *n == seq => *n += 1,
-                _ if seen.error.is_some() => {}
-                Some(n) => {
-                    seen.error = Some(format!("producer {p}: expected event {n}, got {seq}"))
-                }
-                None => seen.error = Some(format!("an event from no producer: {v:#x}")),
-            }
-        })
+            shift: self.shift,
+        }
     }
 
     /// Whether the handler saw `per_producer` events of every producer, in
@@ -86,6 +61,40 @@ impl Tally {
                 seen.counts[p]
             )),
             None => Ok(()),
+        }
+    }
+}
+
+/// A consumer of the topology: [`on`](Self::on) is called with every
+/// event's value, in order. A concrete type, not a `dyn FnMut`, so that a
+/// contender's consumer loop calls it directly (an indirect call per event
+/// on both sides would dilute the ratios the suite reports).
+pub struct Handler {
+    seen: Seen,
+    out: Arc<Mutex<Option<Seen>>>,
+    shift: u32,
+}
+
+impl Handler {
+    /// Counts the event `v`: its producer's next, or the first error.
+    #[inline]
+    pub fn on(&mut self, v: u64) {
+        let shift = self.shift;
+        let (p, seq) = ((v >> shift) as usize, v & ((1 << shift) - 1));
+        let seen = &mut self.seen;
+        match seen.counts.get_mut(p) {
+            Some(n) if *n == seq => *n += 1,
+            _ if seen.error.is_some() => {}
+            Some(n) => seen.error = Some(format!("producer {p}: expected event {n}, got {seq}")),
+            None => seen.error = Some(format!("an event from no producer: {v:#x}")),
+        }
+    }
+}
+
+impl Drop for Handler {
+    fn drop(&mut self) {
+        if let Ok(mut out) = self.out.lock() {
+            *out = Some(std::mem::take(&mut self.seen));
         }
     }
 }
