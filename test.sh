@@ -67,7 +67,11 @@ fmt_check() {
     cargo fmt --all --check && cargo fmt --check --manifest-path fuzz/Cargo.toml
 }
 step "cargo fmt --check (workspace and fuzz/)" fmt_check
-step "cargo clippy" cargo clippy --workspace --all-targets --locked -- -D warnings
+clippy_check() {
+    cargo clippy --workspace --all-targets --locked -- -D warnings &&
+        cargo clippy --manifest-path fuzz/Cargo.toml --all-targets --locked -- -D warnings
+}
+step "cargo clippy (workspace and fuzz/)" clippy_check
 step "cargo test (unit, integration, doc)" cargo test --workspace --locked
 # The API docs as users read them: a broken intra-doc link or a bad code
 # block fails here (cargo test checks the examples, not the links).
