@@ -91,7 +91,8 @@ fn fill(events: BatchIterMut<'_, u64>, values: &[u64]) {
     }
 }
 
-/// The two producer kinds have the same methods, not a trait in common.
+/// The two producer kinds differ here only in `MULTI`: a macro, not a
+/// blanket impl over `hotq_disruptor::Producer`, so each can say which it is.
 macro_rules! impl_publish {
     ($producer:ty, $multi:expr) => {
         impl Publish for $producer {

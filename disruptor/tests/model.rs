@@ -18,7 +18,7 @@ use std::sync::{Arc, Mutex};
 
 use common::Log;
 use hotq_disruptor::wait::{Blocking, PhasedBackoff, Sleeping, WaitStrategy, Yielding};
-use hotq_disruptor::{Disruptor, EventHandler, PublishError, Sequence};
+use hotq_disruptor::{Disruptor, EventHandler, Producer, PublishError, Sequence};
 use hotq_testkit::{DEADLINE, wait_for, within};
 use proptest::prelude::*;
 
@@ -227,7 +227,8 @@ fn run<W: WaitStrategy + Send + Sync + 'static>(
     Ok(())
 }
 
-/// The three producer operations, the same for both producer types.
+/// The three producer operations as the model drives them, for both
+/// producer types (through [`Producer`]).
 trait Publisher {
     fn publish(&mut self, v: u64) -> Sequence;
     /// `None` when the ring is full.
@@ -236,35 +237,29 @@ trait Publisher {
     fn batch_publish(&mut self, values: &[u64]) -> Sequence;
 }
 
-macro_rules! publisher {
-    ($t:ty) => {
-        impl Publisher for $t {
-            fn publish(&mut self, v: u64) -> Sequence {
-                <$t>::publish(self, |e| e.value = v).unwrap()
-            }
-            fn try_publish(&mut self, v: u64) -> Option<Sequence> {
-                match <$t>::try_publish(self, |e| e.value = v) {
-                    Ok(seq) => Some(seq),
-                    Err(PublishError::Full) => None,
-                    Err(e) => panic!("try_publish: {e:?}"),
-                }
-            }
-            fn batch_publish(&mut self, values: &[u64]) -> Sequence {
-                <$t>::batch_publish(self, values.len(), |events| {
-                    let mut n = 0;
-                    for (e, &v) in events.zip(values) {
-                        e.value = v;
-                        n += 1;
-                    }
-                    assert_eq!(n, values.len(), "the batch iterator's length");
-                })
-                .unwrap()
-            }
+impl<P: Producer<Event>> Publisher for P {
+    fn publish(&mut self, v: u64) -> Sequence {
+        Producer::publish(self, |e| e.value = v).unwrap()
+    }
+    fn try_publish(&mut self, v: u64) -> Option<Sequence> {
+        match Producer::try_publish(self, |e| e.value = v) {
+            Ok(seq) => Some(seq),
+            Err(PublishError::Full) => None,
+            Err(e) => panic!("try_publish: {e:?}"),
         }
-    };
+    }
+    fn batch_publish(&mut self, values: &[u64]) -> Sequence {
+        Producer::batch_publish(self, values.len(), |events| {
+            let mut n = 0;
+            for (e, &v) in events.zip(values) {
+                e.value = v;
+                n += 1;
+            }
+            assert_eq!(n, values.len(), "the batch iterator's length");
+        })
+        .unwrap()
+    }
 }
-publisher!(hotq_disruptor::SingleProducer<Event>);
-publisher!(hotq_disruptor::MultiProducer<Event>);
 
 fn with_strategy(which: u8, size: usize, producers: Vec<Vec<Op>>) -> Result<(), TestCaseError> {
     match which {
