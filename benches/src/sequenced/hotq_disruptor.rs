@@ -2,7 +2,7 @@
 //! crate's row (`BusySpin`), so the rows differ by the ring alone.
 
 use hotq_disruptor::wait::BusySpin;
-use hotq_disruptor::{Disruptor, MultiProducer, Sequence, SingleProducer};
+use hotq_disruptor::{Disruptor, Producer, Sequence};
 
 use super::{Handler, Publisher, Ring, Topology};
 use crate::channel::Kind;
@@ -14,29 +14,20 @@ struct Event {
 }
 
 /// A single producer, or one handle of a multi-producer ring.
-enum Handle {
-    Single(SingleProducer<Event>),
-    Multi(MultiProducer<Event>),
-}
+struct Handle<P>(P);
 
-impl Publisher for Handle {
+impl<P: Producer<Event> + Send> Publisher for Handle<P> {
     #[inline]
     fn publish(&mut self, v: u64) {
-        let published = match self {
-            Handle::Single(p) => p.publish(|e| e.value = v),
-            Handle::Multi(p) => p.publish(|e| e.value = v),
-        };
-        published.expect("hotq-disruptor: halted");
+        self.0
+            .publish(|e| e.value = v)
+            .expect("hotq-disruptor: halted");
     }
 
     fn shutdown(self: Box<Self>) {
         // The last handle drains every event through every handler and
         // joins their threads; the others return at once.
-        match *self {
-            Handle::Single(p) => p.shutdown(),
-            Handle::Multi(p) => p.shutdown(),
-        }
-        .expect("hotq-disruptor: shutdown");
+        self.0.shutdown().expect("hotq-disruptor: shutdown");
     }
 }
 
@@ -66,15 +57,15 @@ impl Ring for HotqDisruptor {
             let p = builder
                 .build_single_producer()
                 .expect("hotq-disruptor: build");
-            return vec![Box::new(Handle::Single(p))];
+            return vec![Box::new(Handle(p))];
         }
         let p = builder
             .build_multi_producer()
             .expect("hotq-disruptor: build");
         let mut handles: Vec<Box<dyn Publisher>> = (1..producers)
-            .map(|_| Box::new(Handle::Multi(p.clone())) as Box<dyn Publisher>)
+            .map(|_| Box::new(Handle(p.clone())) as Box<dyn Publisher>)
             .collect();
-        handles.push(Box::new(Handle::Multi(p)));
+        handles.push(Box::new(Handle(p)));
         handles
     }
 }
