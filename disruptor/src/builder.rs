@@ -100,6 +100,11 @@ impl<E> Stage<E> {
     }
 }
 
+/// A gate behind every stage of `stages`, the last (nearest) first.
+fn gate_behind<E>(stages: &[Stage<E>]) -> Gate {
+    Gate::new(stages.iter().rev().map(Stage::sequences).collect())
+}
+
 impl<E> Default for Stage<E> {
     fn default() -> Self {
         Stage {
@@ -423,8 +428,7 @@ impl<E: Send + Sync + 'static> Builder<E> {
     /// What a consumer of the current stage waits behind: every stage
     /// before it, nearest first (none in the first stage).
     fn earlier_stages(&self) -> Gate {
-        let earlier = &self.stages[..self.stages.len() - 1];
-        Gate::new(earlier.iter().rev().map(Stage::sequences).collect())
+        gate_behind(&self.stages[..self.stages.len() - 1])
     }
 
     fn fail(&mut self, error: BuildError) {
@@ -483,7 +487,8 @@ impl<E: Send + Sync + 'static> Builder<E> {
                 stage: self.stages.len() - 1,
             });
         }
-        let gating = Gate::new(self.stages.iter().rev().map(Stage::sequences).collect());
+        // The producers wait behind every stage.
+        let gating = gate_behind(&self.stages);
         let ring = RingBuffer::new(size, &mut *self.factory);
         let shared = Arc::new(Shared::new(
             ring,
