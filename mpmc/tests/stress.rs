@@ -38,17 +38,17 @@ const PER_PRODUCER: u32 = if cfg!(debug_assertions) {
     1_000_000
 };
 
-/// Items per producer for `producers` on a queue of `capacity`. Under
-/// miri (which interprets every instruction and runs one thread at a
-/// time) just enough for the run to go round the ring more than twice,
-/// and at least 200 items in all: 16 producers moving 600 items each
-/// took miri 1,000 s per test.
-fn per_producer(producers: usize, capacity: usize) -> u32 {
+/// Items per producer for `producers` on a queue of `capacity`: `native`
+/// normally. Under miri (which interprets every instruction and runs one
+/// thread at a time) just enough for the run to go round the ring more
+/// than twice, and at least 200 items in all: 16 producers moving 600
+/// items each took miri 1,000 s per test.
+fn per_producer(native: u32, producers: usize, capacity: usize) -> u32 {
     if cfg!(miri) {
         let items = (2 * capacity + 1).max(200);
         items.div_ceil(producers) as u32
     } else {
-        PER_PRODUCER
+        native
     }
 }
 
@@ -57,7 +57,7 @@ fn run(mode: Mode, producers: usize, consumers: usize, capacity: usize) -> commo
         mode,
         producers,
         consumers,
-        per_producer: per_producer(producers, capacity),
+        per_producer: per_producer(PER_PRODUCER, producers, capacity),
     }
     .run(Queue::new(capacity), &format!("capacity {capacity}"));
     eprintln!("{mode:?} {producers}P{consumers}C capacity {capacity}: {outcome:?}");
@@ -71,7 +71,7 @@ fn push_pop(producers: usize, consumers: usize, capacity: usize) {
     let popped: usize = outcome.popped.iter().sum();
     assert_eq!(
         popped,
-        producers * per_producer(producers, capacity) as usize
+        producers * per_producer(PER_PRODUCER, producers, capacity) as usize
     );
 }
 
@@ -289,7 +289,7 @@ fn pop_reports_empty_only_when_empty_16_consumers_long_drain() {
 }
 
 /// Items per producer in [`one_consumer_sees_every_completed_push`]
-/// natively; under miri as [`per_producer`] gives.
+/// natively (see [`per_producer`] for miri).
 const MPSC_PER_PRODUCER: u32 = if cfg!(debug_assertions) {
     100_000
 } else {
@@ -312,11 +312,7 @@ fn one_consumer_sees_every_completed_push(producers: usize, capacity: usize) {
     let pushed = AtomicU64::new(0);
     let progress = AtomicU64::new(0);
     let start = Barrier::new(producers + 1);
-    let per_producer = if cfg!(miri) {
-        per_producer(producers, capacity)
-    } else {
-        MPSC_PER_PRODUCER
-    };
+    let per_producer = per_producer(MPSC_PER_PRODUCER, producers, capacity);
     let total = producers as u64 * u64::from(per_producer);
     let (got, spurious) = with_watchdog(&what, &progress, || {
         thread::scope(|s| {
