@@ -13,6 +13,12 @@ use crate::sync::{AtomicI64, Ordering};
 /// never wrap in practice: at a billion events per second, 2^63 sequences
 /// last 292 years. Past `i64::MAX` events the arithmetic would overflow
 /// (a panic in debug builds); the disruptor does not guard against it.
+// 32-bit targets: sequences stay `i64` (an `AtomicI64`, which i686 and
+// 32-bit ARM have) whatever the width of `usize`, so the 292 years hold
+// there too. Only a slot index is a `usize`: `sequence as usize & mask`
+// keeps the low bits of the sequence, and the mask (ring size - 1, a
+// `usize`) has no bits above them, so the index is the same as on a 64-bit
+// target; laps and availability flags compare whole `i64` sequences.
 pub type Sequence = i64;
 
 /// The value of every counter before the first event: "nothing published,

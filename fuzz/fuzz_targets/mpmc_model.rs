@@ -37,7 +37,7 @@ fuzz_target!(|input: Input| {
     let capacity = 1 + input.capacity as usize % 9;
     let start = if input.near_wrap {
         let one_lap = (capacity + 1).next_power_of_two();
-        usize::MAX - input.laps_before_wrap as usize % 4 * one_lap
+        u64::MAX - (input.laps_before_wrap as usize % 4 * one_lap) as u64
     } else {
         0
     };

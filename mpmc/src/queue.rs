@@ -2,14 +2,21 @@
 //!
 //! # Positions, laps and stamps
 //!
-//! A *position* is a `usize` that packs `{lap, index}`: the low bits hold
+//! A *position* is a `Position` (a `u64` wherever the target has 64-bit
+//! atomics, else a `usize`) that packs `{lap, index}`: the low bits hold
 //! the slot index (`0..capacity`), the high bits count laps in steps of
 //! `one_lap`, the smallest power of two above `capacity`. Stepping a
 //! position moves to the next index, or from the last index to index 0 of
-//! the next lap; laps wrap around at `usize::MAX + 1` (`wrapping_add`), and
-//! every comparison below is an equality, so the wrap is harmless: two
-//! positions are confused only after 2^64 / `one_lap` laps, which is more
-//! items than any machine moves.
+//! the next lap; laps wrap around at `Position::MAX + 1` (`wrapping_add`),
+//! and every comparison below is an equality, so the wrap itself is
+//! harmless. What the wrap can do is an ABA: a thread that read a position
+//! and stalls before its CAS for a whole range of positions (2^bits /
+//! `one_lap` laps, at least 2^(bits - 1) items) would find the position
+//! equal to what it read, in a later lap, and claim a slot it must not
+//! (crossbeam shipped this with 32-bit positions). With 64 bits that is
+//! 2^63 items, more than any machine moves; with a 32-bit `usize` and no
+//! 64-bit atomics it is about 2^31 items, the bound the crate docs state
+//! (`paused_producer.rs` shows both).
 //!
 //! `tail` is the next position a producer claims, `head` the next one a
 //! consumer claims; each on its own cache line. Every slot has a *stamp*
@@ -39,7 +46,7 @@ use core::ops::ControlFlow::{self, Break, Continue};
 use crossbeam_utils::CachePadded;
 
 use crate::CapacityError;
-use crate::sync::{AtomicUsize, Backoff, Ordering, Seam, UnsafeCell, fence, seam};
+use crate::sync::{AtomicPosition, Backoff, Ordering, Position, Seam, UnsafeCell, fence, seam};
 
 /// A bounded multi-producer multi-consumer FIFO queue.
 ///
@@ -86,22 +93,22 @@ use crate::sync::{AtomicUsize, Backoff, Ordering, Seam, UnsafeCell, fence, seam}
 pub struct Queue<T> {
     /// The next position a consumer claims. Moved only by a consumer's
     /// CAS, or by `force_push` evicting the oldest item.
-    head: CachePadded<AtomicUsize>,
+    head: CachePadded<AtomicPosition>,
     /// The next position a producer claims. Moved only by a producer's CAS,
     /// or by the `force_push` that owns the slot it points at.
-    tail: CachePadded<AtomicUsize>,
+    tail: CachePadded<AtomicPosition>,
     /// `capacity` slots; see the module docs for what a stamp says.
     slots: Box<[Slot<T>]>,
     /// What the caller asked for: the most items the queue holds at once.
     capacity: usize,
     /// The smallest power of two above `capacity`: a position's low bits
     /// (`one_lap - 1`) are the index, the rest the lap.
-    one_lap: usize,
+    one_lap: Position,
 }
 
 /// One slot: a value and the stamp that says whose turn it is.
 struct Slot<T> {
-    stamp: AtomicUsize,
+    stamp: AtomicPosition,
     value: UnsafeCell<MaybeUninit<T>>,
 }
 
@@ -145,7 +152,7 @@ impl<T> Queue<T> {
     /// let q = Queue::<u32>::try_new(3)?;
     /// assert_eq!(q.capacity(), 3);
     /// assert_eq!(Queue::<u32>::try_new(0).unwrap_err(), CapacityError::Zero);
-    /// assert_eq!(Queue::<u32>::try_new(1 << 62).unwrap_err(), CapacityError::TooLarge);
+    /// assert_eq!(Queue::<u32>::try_new(usize::MAX / 4).unwrap_err(), CapacityError::TooLarge);
     /// # Ok::<(), CapacityError>(())
     /// ```
     pub fn try_new(capacity: usize) -> Result<Self, CapacityError> {
@@ -154,23 +161,26 @@ impl<T> Queue<T> {
 
     /// As [`try_new`](Self::try_new), with `head` and `tail` starting at the
     /// lap of `position` (rounded down to its index 0) instead of 0: lets
-    /// tests cross the `usize` wrap of positions. Not part of the stable API.
+    /// tests cross the wrap of positions (at `u64::MAX` wherever the target
+    /// has 64-bit atomics; elsewhere `position` is truncated to a `usize`).
+    /// Not part of the stable API.
     #[doc(hidden)]
-    pub fn with_initial_position(capacity: usize, position: usize) -> Result<Self, CapacityError> {
+    pub fn with_initial_position(capacity: usize, position: u64) -> Result<Self, CapacityError> {
         if capacity == 0 {
             return Err(CapacityError::Zero);
         }
         let one_lap = capacity
             .checked_add(1)
             .and_then(usize::checked_next_power_of_two)
-            .ok_or(CapacityError::TooLarge)?;
+            .ok_or(CapacityError::TooLarge)? as Position;
         let bytes = capacity
             .checked_mul(size_of::<Slot<T>>())
             .ok_or(CapacityError::TooLarge)?;
         if bytes > isize::MAX as usize {
             return Err(CapacityError::TooLarge);
         }
-        let start = position & !(one_lap - 1);
+        // (Truncated only where positions are `usize`s, as documented.)
+        let start = position as Position & !(one_lap - 1);
         let mut slots = Vec::new();
         slots
             .try_reserve_exact(capacity)
@@ -178,12 +188,12 @@ impl<T> Queue<T> {
         // Slot `i` starts empty, waiting for the producer of position
         // `{start lap, i}`.
         slots.extend((0..capacity).map(|i| Slot {
-            stamp: AtomicUsize::new(start | i),
+            stamp: AtomicPosition::new(start | i as Position),
             value: UnsafeCell::new(MaybeUninit::uninit()),
         }));
         Ok(Queue {
-            head: CachePadded::new(AtomicUsize::new(start)),
-            tail: CachePadded::new(AtomicUsize::new(start)),
+            head: CachePadded::new(AtomicPosition::new(start)),
+            tail: CachePadded::new(AtomicPosition::new(start)),
             slots: slots.into_boxed_slice(),
             capacity,
             one_lap,
@@ -283,18 +293,19 @@ impl<T> Queue<T> {
     fn push_or_else<B>(
         &self,
         mut value: T,
-        when_blocked: impl Fn(T, usize, usize, &Slot<T>, usize) -> ControlFlow<B, T>,
+        when_blocked: impl Fn(T, Position, Position, &Slot<T>, Position) -> ControlFlow<B, T>,
     ) -> ControlFlow<B> {
         let backoff = Backoff::new();
         let mut tail = self.tail.load(Ordering::Relaxed);
         loop {
-            let slot = &self.slots[tail & (self.one_lap - 1)];
+            let slot = &self.slots[self.index(tail)];
             let new_tail = self.step(tail);
             // Acquire pairs with the Release stamp store in `pop` (or
             // `force_push`) that freed the slot: the last lap's read of the
             // value happens before our write.
             let stamp = slot.stamp.load(Ordering::Acquire);
             if stamp == tail {
+                seam(Seam::BeforeClaim);
                 // SeqCst: the claim must take part in the one total order
                 // of SeqCst operations, with the `fence(SeqCst)` that `pop`
                 // runs before it reads `tail` to decide "empty", and with
@@ -368,7 +379,7 @@ impl<T> Queue<T> {
         let backoff = Backoff::new();
         let mut head = self.head.load(Ordering::Relaxed);
         loop {
-            let slot = &self.slots[head & (self.one_lap - 1)];
+            let slot = &self.slots[self.index(head)];
             // Acquire pairs with the Release stamp store in `push_or_else`
             // (or `force_push`) that published the value: its write happens
             // before our read.
@@ -499,18 +510,39 @@ impl<T> Queue<T> {
     /// The position after `position`: the next index, or index 0 of the
     /// next lap.
     #[inline]
-    fn step(&self, position: usize) -> usize {
-        if (position & (self.one_lap - 1)) + 1 < self.capacity {
+    fn step(&self, position: Position) -> Position {
+        if self.index(position) + 1 < self.capacity {
             position.wrapping_add(1)
         } else {
             (position & !(self.one_lap - 1)).wrapping_add(self.one_lap)
         }
     }
 
+    /// Test only: moves an idle queue `laps` laps on at once, as if
+    /// `laps * capacity` pushes and pops had run (positions and stamps wrap
+    /// as they would). A thread paused in an operation keeps the positions
+    /// it has read, as it would across that many real operations.
+    #[cfg(test)]
+    pub(crate) fn skip_laps(&self, laps: Position) {
+        let by = laps.wrapping_mul(self.one_lap);
+        let positions = [&*self.head, &*self.tail].into_iter();
+        for atomic in positions.chain(self.slots.iter().map(|slot| &slot.stamp)) {
+            let moved = atomic.load(Ordering::Relaxed).wrapping_add(by);
+            atomic.store(moved, Ordering::Relaxed);
+        }
+    }
+
+    /// The slot index of `position`: its low bits, below `capacity`, so
+    /// it fits a `usize` whatever the width of positions.
+    #[inline]
+    fn index(&self, position: Position) -> usize {
+        (position & (self.one_lap - 1)) as usize
+    }
+
     /// Items between positions `head` and `tail`, `tail` at most one lap
     /// ahead.
-    fn distance(&self, head: usize, tail: usize) -> usize {
-        let (h, t) = (head & (self.one_lap - 1), tail & (self.one_lap - 1));
+    fn distance(&self, head: Position, tail: Position) -> usize {
+        let (h, t) = (self.index(head), self.index(tail));
         if h < t {
             t - h
         } else if h > t {
@@ -528,12 +560,11 @@ impl<T> Drop for Queue<T> {
         if !core::mem::needs_drop::<T>() {
             return;
         }
-        let index_mask = self.one_lap - 1;
         for (i, slot) in self.slots.iter().enumerate() {
             // `&mut self`: every operation has finished, and whatever
             // synchronised the hand-over of the queue to this thread makes
             // the final stamps visible.
-            if slot.stamp.load(Ordering::Relaxed) & index_mask == i + 1 {
+            if self.index(slot.stamp.load(Ordering::Relaxed)) == i + 1 {
                 // SAFETY: the stamp says the slot holds a published item
                 // (see the module docs); it is dropped here, once.
                 slot.value

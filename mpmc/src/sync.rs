@@ -7,14 +7,35 @@
 pub(crate) use core::sync::atomic::Ordering;
 
 #[cfg(not(loom))]
-pub(crate) use core::sync::atomic::{AtomicUsize, fence};
+pub(crate) use core::sync::atomic::fence;
 #[cfg(not(loom))]
 pub(crate) use std_cell::UnsafeCell;
 
 #[cfg(loom)]
 pub(crate) use loom::cell::UnsafeCell;
 #[cfg(loom)]
-pub(crate) use loom::sync::atomic::{AtomicUsize, fence};
+pub(crate) use loom::sync::atomic::fence;
+
+/// A position or stamp (see the top of `queue.rs`): 64 bits wherever the
+/// target has 64-bit atomics (every 64-bit target, and i686, 32-bit ARMv7
+/// Linux and others), so that positions never wrap in practice (2^63 items
+/// at least), whatever `usize` is. Targets without them (such as
+/// `thumbv7em`) use `usize`, with the bound the crate docs state: a thread
+/// must not stall inside one operation while about 2^31 items pass.
+#[cfg(target_has_atomic = "64")]
+pub(crate) type Position = u64;
+#[cfg(not(target_has_atomic = "64"))]
+pub(crate) type Position = usize;
+
+/// The atomic that holds a [`Position`].
+#[cfg(all(not(loom), target_has_atomic = "64"))]
+pub(crate) use core::sync::atomic::AtomicU64 as AtomicPosition;
+#[cfg(all(not(loom), not(target_has_atomic = "64")))]
+pub(crate) use core::sync::atomic::AtomicUsize as AtomicPosition;
+#[cfg(all(loom, target_has_atomic = "64"))]
+pub(crate) use loom::sync::atomic::AtomicU64 as AtomicPosition;
+#[cfg(all(loom, not(target_has_atomic = "64")))]
+pub(crate) use loom::sync::atomic::AtomicUsize as AtomicPosition;
 
 pub(crate) use backoff::Backoff;
 pub(crate) use seams::seam;
@@ -113,6 +134,9 @@ mod backoff {
 /// an empty inline function.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Seam {
+    /// A producer has seen its slot free for its lap and not yet tried to
+    /// claim it (its `tail` may be stale by the time it does).
+    BeforeClaim,
     /// A producer has claimed a slot and not yet written it.
     AfterClaim,
     /// A `force_push` has evicted the oldest item (moved `head`) and not

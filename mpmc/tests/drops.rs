@@ -33,7 +33,7 @@ const CAPACITIES: &[usize] = if cfg!(miri) {
 fn queue_with(
     counter: &DropCounter,
     capacity: usize,
-    start: usize,
+    start: u64,
     offset: usize,
     fill: usize,
 ) -> Queue<Counted<'_>> {
@@ -424,16 +424,16 @@ fn try_new_rejects_zero_and_too_large_capacities() {
         CapacityError::TooLarge
     );
     assert_eq!(
-        Queue::<u8>::try_new(1 << 62).unwrap_err(),
+        Queue::<u8>::try_new(usize::MAX / 4).unwrap_err(),
         CapacityError::TooLarge
     );
     // Too large in bytes, though the count would index.
     assert_eq!(
-        Queue::<[u8; 1 << 20]>::try_new(1 << 44).unwrap_err(),
+        Queue::<[u8; 1 << 20]>::try_new(usize::MAX >> 19).unwrap_err(),
         CapacityError::TooLarge
     );
     assert_eq!(
-        Queue::<u8>::with_initial_position(0, usize::MAX).unwrap_err(),
+        Queue::<u8>::with_initial_position(0, u64::MAX).unwrap_err(),
         CapacityError::Zero
     );
     assert_eq!(
@@ -469,7 +469,7 @@ fn new_panics_with_the_capacity_error_message() {
     for (capacity, error) in [
         (0, CapacityError::Zero),
         (usize::MAX, CapacityError::TooLarge),
-        (1 << 62, CapacityError::TooLarge),
+        (usize::MAX / 4, CapacityError::TooLarge),
     ] {
         let panic =
             std::panic::catch_unwind(|| Queue::<u64>::new(capacity)).expect_err("new should panic");

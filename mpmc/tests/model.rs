@@ -5,7 +5,7 @@
 //! back by a failed `push`, the item evicted by `force_push`, the
 //! iterator's `len`). Capacities 1 to 9: powers of two, one less and one
 //! more than them. A second test starts the queue's positions a few laps
-//! before `usize::MAX`, so that every sequence long enough crosses the wrap.
+//! before `u64::MAX`, so that every sequence long enough crosses the wrap.
 
 use std::collections::VecDeque;
 
@@ -132,12 +132,12 @@ proptest! {
     }
 
     /// Positions start in the lap `laps` before the last one (at an
-    /// offset `k` below `usize::MAX`: `with_initial_position` rounds down
+    /// offset `k` below `u64::MAX`: `with_initial_position` rounds down
     /// to index 0 of that lap), so `(laps + 1) * capacity` items through
     /// the queue take `tail` across the wrap, and as many more `head`.
     /// Sequences are long enough to cross it for every capacity.
     #[test]
-    fn every_operation_matches_a_vecdeque_model_across_the_usize_wrap(
+    fn every_operation_matches_a_vecdeque_model_across_the_wrap(
         capacity in 1usize..=9,
         laps in 0usize..3,
         offset in 0usize..16,
@@ -146,20 +146,20 @@ proptest! {
     ) {
         let lap = (capacity + 1).next_power_of_two();
         let k = laps * lap + offset % lap;
-        let q = Queue::with_initial_position(capacity, usize::MAX - k).unwrap();
+        let q = Queue::with_initial_position(capacity, u64::MAX - k as u64).unwrap();
         check(q, capacity, &ops, drain)?;
     }
 }
 
-/// Not left to chance: from every offset `k` below `usize::MAX` up to 40,
+/// Not left to chance: from every offset `k` below `u64::MAX` up to 40,
 /// a fixed walk that is sure to take both `head` and `tail` a few laps
 /// past the wrap agrees with the model at every step.
 #[test]
-fn fixed_walks_across_the_usize_wrap_match_the_model() {
+fn fixed_walks_across_the_wrap_match_the_model() {
     for capacity in 1usize..=9 {
         let lap = (capacity + 1).next_power_of_two();
         for k in 0..40 {
-            let q = Queue::with_initial_position(capacity, usize::MAX - k).unwrap();
+            let q = Queue::with_initial_position(capacity, u64::MAX - k as u64).unwrap();
             // Fill (one push too many), then pop, push and force_push
             // (evicting) until the wrap is 2 laps behind, then empty.
             let mut ops = vec![Op::Push; capacity + 1];

@@ -1,4 +1,4 @@
-//! Positions are free-running `usize`s that wrap past `usize::MAX`; the
+//! Positions are free-running `u64`s that wrap past `u64::MAX`; the
 //! hidden `Queue::with_initial_position` starts them near there. The
 //! stress runs put the wrap in the middle of each run, at a different
 //! point each round, so that it is crossed while producers and consumers
@@ -93,7 +93,7 @@ fn mixed_push_and_force_push_conserve_items_across_the_wrap_capacity_4() {
 /// `is_full` are checked after every step, a push into the full queue is
 /// refused with the value given back, `force_push` evicts exactly the
 /// oldest item, and the items come out in order.
-fn check_arrangement(capacity: usize, start: usize, offset: usize, fill: usize) {
+fn check_arrangement(capacity: usize, start: u64, offset: usize, fill: usize) {
     let q = Queue::with_initial_position(capacity, start).unwrap();
     let what = format!("capacity {capacity}, start {start:#x}, offset {offset}, fill {fill}");
     let mut next = 0u64;
@@ -178,7 +178,7 @@ fn len_is_full_and_is_empty_are_exact_around_the_wrap_capacity_1024() {
     };
     for &offset in offsets {
         for &fill in fills {
-            check_arrangement(capacity, usize::MAX, offset, fill);
+            check_arrangement(capacity, u64::MAX, offset, fill);
         }
     }
 }
@@ -191,7 +191,7 @@ fn len_is_full_and_is_empty_are_exact_around_the_wrap_capacity_1024() {
 fn tail_wrapped_to_zero_with_head_in_the_last_lap_reads_full() {
     let _limit = TimeLimit::new("tail_wrapped_to_zero_with_head_in_the_last_lap_reads_full");
     for capacity in [1, 3, 4, 1024] {
-        let q = Queue::with_initial_position(capacity, usize::MAX).unwrap();
+        let q = Queue::with_initial_position(capacity, u64::MAX).unwrap();
         for i in 0..capacity {
             q.push(i).unwrap();
         }

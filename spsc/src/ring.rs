@@ -11,6 +11,15 @@
 //! (`usize::MAX + 1` is a multiple of every power of two); the extra slots of
 //! a non-power-of-two capacity are simply never all in use at once.
 //!
+//! This holds for a `usize` of any width, 32-bit targets included: each
+//! counter has a single writer and is never compared against a value read
+//! on an earlier lap by a CAS (there is none), and a stale copy the other
+//! side holds is behind the true value by at most the storage length (the
+//! true `tail - head` never exceeds `capacity`), which is at most
+//! 2^(bits - 1), so the wrapping difference is never ambiguous. No
+//! operation waits for a counter to come back to a value, so the wrap
+//! after 2^32 items on a 32-bit target is as harmless as after 2^64.
+//!
 //! The consumer alone writes `head`, the producer alone writes `tail`; each
 //! lives on its own cache line so that one side's store does not evict the
 //! line the other side is spinning on.
@@ -130,7 +139,7 @@ impl<T> RingBuffer<T> {
     /// let (tx, _rx) = RingBuffer::<u32>::try_new(3)?;
     /// assert_eq!(tx.capacity(), 3);
     /// assert_eq!(RingBuffer::<u32>::try_new(0).unwrap_err(), CapacityError::Zero);
-    /// assert_eq!(RingBuffer::<u32>::try_new(1 << 62).unwrap_err(), CapacityError::TooLarge);
+    /// assert_eq!(RingBuffer::<u32>::try_new(usize::MAX / 4).unwrap_err(), CapacityError::TooLarge);
     /// # Ok::<(), CapacityError>(())
     /// ```
     #[allow(clippy::new_ret_no_self)]

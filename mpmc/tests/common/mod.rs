@@ -1,5 +1,5 @@
 //! Helpers of hotq-mpmc's integration tests: start positions near the
-//! `usize` wrap and the multi-producer multi-consumer stress driver (used
+//! wrap of positions (`u64::MAX`) and the multi-producer multi-consumer stress driver (used
 //! by `stress.rs` and `wrap.rs`). What every queue crate's tests share
 //! (deadline-bounded waits, the watchdog, drop counting, the conservation
 //! check) is in `hotq-testkit`.
@@ -17,16 +17,16 @@ use hotq_testkit::{
 
 /// The lap size the queue uses for `capacity`: the smallest power of two
 /// above it (see the top of `queue.rs`). Tests use it to pick start
-/// positions a given number of laps before the `usize` wrap.
+/// positions a given number of laps before the wrap.
 pub fn one_lap(capacity: usize) -> usize {
     (capacity + 1).next_power_of_two()
 }
 
 /// A start position for [`Queue::with_initial_position`] whose lap is
-/// `laps` laps before the last one: the positions wrap past `usize::MAX`
+/// `laps` laps before the last one: the positions wrap past `u64::MAX`
 /// after `(laps + 1) * capacity` items have gone through.
-pub fn laps_before_wrap(capacity: usize, laps: usize) -> usize {
-    usize::MAX - laps * one_lap(capacity)
+pub fn laps_before_wrap(capacity: usize, laps: usize) -> u64 {
+    u64::MAX - (laps * one_lap(capacity)) as u64
 }
 
 /// How the stress producers insert.
