@@ -67,10 +67,59 @@
 //! threads the stalled thread gets to run. In practice such stalls last as
 //! long as a scheduler time slice at most; a thread that dies mid-push
 //! cannot happen (nothing between claim and publish can panic).
+//!
+//! # Real-time safety and the progress of each call
+//!
+//! Only [`Queue::new`] and [`Queue::try_new`] allocate (the slots, once),
+//! and only dropping the queue (or its [`IntoIter`]) frees them, dropping
+//! the items left inside. No call takes a lock. Per call:
+//!
+//! | call | progress |
+//! |---|---|
+//! | [`capacity`](Queue::capacity) | wait-free (a field read) |
+//! | [`len`](Queue::len), [`is_empty`](Queue::is_empty), [`is_full`](Queue::is_full) | lock-free: retries only while producers move `tail` |
+//! | [`push`](Queue::push), [`pop`](Queue::pop), [`force_push`](Queue::force_push), [`IntoIter`]'s `next` | lock-free among threads that are running (a failed CAS means another call succeeded); blocking only behind a peer stalled mid-operation on the same slot, as described above |
+//!
+//! When no peer is mid-operation on its slot, `push`, `pop` and
+//! `force_push` finish in a bounded number of steps with no system call.
+//! Waiting behind a stalled peer spins, then (with the `std` feature)
+//! yields the thread: `std::thread::yield_now`, a system call. Without
+//! `std` it only spins. A full or empty queue is reported at once.
+//!
+//! # `no_std`, 32-bit targets
+//!
+//! Without the default `std` feature the crate is `no_std` and needs
+//! `alloc` (a global allocator, for the slots) and compare-and-swap on
+//! pointer-sized atomics: it builds, for example, for
+//! `thumbv7em-none-eabihf`. On a target without CAS, such as
+//! `thumbv6m-none-eabi`, it refuses to build with a message saying so.
+//!
+//! Positions and stamps are 64-bit wherever the target has 64-bit
+//! atomics, i686 and 32-bit ARM Linux included, so no position comes back
+//! to a value a stalled thread has read (that takes 2^63 items). On a
+//! target without them (`thumbv7em`, for example) they are `usize`s, and
+//! the queue is correct as long as no thread stalls inside one `push`,
+//! `pop` or `force_push` while about 2^31 items (2^32 positions) pass
+//! through the queue; a thread stalled that long could claim a slot of a
+//! later lap (the lap-wrap ABA). Targets with a 16-bit `usize` and no
+//! 64-bit atomics are refused.
 #![no_std]
 #![deny(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(clippy::undocumented_unsafe_blocks)]
+
+// The claims are compare-and-swaps: a target without them (such as
+// `thumbv6m`, whose atomics only load and store) is refused here, with
+// this message instead of the errors of every CAS.
+#[cfg(not(target_has_atomic = "ptr"))]
+compile_error!(
+    "hotq-mpmc needs compare-and-swap on pointer-sized atomics, which this target \
+     lacks (e.g. thumbv6m: load/store only); use a target with CAS, such as thumbv7m"
+);
+// Without 64-bit atomics positions are `usize`s (see `# 32-bit targets`);
+// 16 bits would wrap after 2^15 items, too soon for the documented bound.
+#[cfg(all(not(target_has_atomic = "64"), target_pointer_width = "16"))]
+compile_error!("hotq-mpmc needs 64-bit atomics or a usize of at least 32 bits");
 
 extern crate alloc;
 #[cfg(any(feature = "std", test))]

@@ -1,9 +1,10 @@
 //! `std::io` for byte rings: the producer is a writer, the consumer a reader.
 //!
 //! Neither blocks: a full (resp. empty) ring is `ErrorKind::WouldBlock`.
-//! A ring whose other half is gone behaves like a pipe: writing is
-//! `ErrorKind::BrokenPipe`, and reading returns `Ok(0)` (end of file) once
-//! the last byte written has been read.
+//! A ring whose other half is gone behaves like a pipe: writing bytes is
+//! `ErrorKind::BrokenPipe` (writing none is `Ok(0)`, as for a pipe), and
+//! reading returns `Ok(0)` (end of file) once the last byte written has
+//! been read.
 
 use std::io;
 
@@ -17,14 +18,20 @@ use crate::{Consumer, Producer};
 /// assert_eq!(tx.write(b"o").unwrap_err().kind(), ErrorKind::WouldBlock);
 /// drop(rx);
 /// assert_eq!(tx.write(b"o").unwrap_err().kind(), ErrorKind::BrokenPipe);
+/// assert_eq!(tx.write(b"").unwrap(), 0); // nothing to write: no error
 /// ```
 impl io::Write for Producer<u8> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        // Writing nothing succeeds, even with the reader gone (a pipe's
+        // `write` of 0 bytes does not fail either).
+        if buf.is_empty() {
+            return Ok(0);
+        }
         if self.is_abandoned() {
             return Err(io::ErrorKind::BrokenPipe.into());
         }
         match self.push_slice(buf) {
-            0 if !buf.is_empty() => Err(io::ErrorKind::WouldBlock.into()),
+            0 => Err(io::ErrorKind::WouldBlock.into()),
             n => Ok(n),
         }
     }

@@ -74,10 +74,47 @@
 //!
 //! The implementation is model-checked with loom (`loom-tests/` in the
 //! repository) and stress-tested; see the repository's `README.md`.
+//!
+//! # Real-time safety and progress
+//!
+//! Only [`RingBuffer::new`] and [`RingBuffer::try_new`] allocate (the
+//! storage, once), and only dropping the last half frees it (dropping the
+//! items left inside). Every other call of [`Producer`], [`Consumer`],
+//! their chunks and their `io` impls never allocates, never takes a lock
+//! and never makes a system call, and is **wait-free**: it finishes in a
+//! bounded number of its own steps whatever the other half is doing
+//! (a preempted peer delays nobody). The bound is constant for single-item
+//! calls and state queries, and linear in the items moved for slice,
+//! chunk and `io` calls. What runs user code is as real-time safe as that
+//! code: `T::drop` (in [`ReadChunk::commit`], or when a half is dropped)
+//! and the iterator given to [`WriteChunkUninit::fill_from_iter`]. A full
+//! or empty ring is reported at once; waiting is the caller's choice.
+//!
+//! # `no_std`
+//!
+//! Without the default `std` feature the crate is `no_std` and needs only
+//! `alloc` (a global allocator, for the storage) and compare-and-swap on
+//! pointer-sized atomics (for `alloc::sync::Arc`): it builds, for example,
+//! for `thumbv7em-none-eabihf`. On a target without CAS, such as
+//! `thumbv6m-none-eabi`, it refuses to build with a message saying so.
+//! `std` adds the [`std::io`] impls.
+//!
+//! Indices are `usize`s on every target: on 32-bit targets they wrap after
+//! 2^32 items, which is harmless (no operation compares an index with one
+//! read a lap earlier).
 #![no_std]
 #![deny(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(clippy::undocumented_unsafe_blocks)]
+
+// The two halves share the ring through `alloc::sync::Arc`, whose counts
+// need compare-and-swap: a target without it (such as `thumbv6m`) is
+// refused here, with this message first.
+#[cfg(not(target_has_atomic = "ptr"))]
+compile_error!(
+    "hotq-spsc needs compare-and-swap on pointer-sized atomics (for `alloc::sync::Arc`), \
+     which this target lacks (e.g. thumbv6m: load/store only)"
+);
 
 extern crate alloc;
 #[cfg(feature = "std")]

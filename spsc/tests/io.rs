@@ -56,6 +56,20 @@ fn write_after_the_reader_dropped_is_a_broken_pipe() {
     tx.flush().unwrap();
 }
 
+/// As a pipe: writing no bytes is `Ok(0)`, with the reader there or gone,
+/// and with the ring full or not.
+#[test]
+fn writing_nothing_is_ok_even_after_the_reader_dropped() {
+    let (mut tx, rx) = RingBuffer::<u8>::new(2);
+    assert_eq!(tx.write(b"").unwrap(), 0);
+    tx.write_all(b"ab").unwrap();
+    assert_eq!(tx.write(b"").unwrap(), 0, "full");
+    drop(rx);
+    assert_eq!(tx.write(b"").unwrap(), 0, "reader gone");
+    tx.write_all(b"").unwrap();
+    assert_eq!(tx.write(b"c").unwrap_err().kind(), ErrorKind::BrokenPipe);
+}
+
 #[test]
 fn read_drains_then_reports_end_of_file_after_the_writer_dropped() {
     let (mut tx, mut rx) = RingBuffer::<u8>::new(8);
