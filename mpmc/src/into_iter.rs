@@ -32,6 +32,7 @@ impl<T> IntoIterator for Queue<T> {
 /// assert_eq!(items.next(), Some("x"));
 /// assert_eq!(items.next(), None);
 /// ```
+#[must_use = "iterators are lazy: dropping it drops the items left"]
 pub struct IntoIter<T> {
     queue: Queue<T>,
 }

@@ -105,6 +105,7 @@
 //! 64-bit atomics are refused.
 #![no_std]
 #![deny(missing_docs)]
+#![warn(missing_debug_implementations)]
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(clippy::undocumented_unsafe_blocks)]
 

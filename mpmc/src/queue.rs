@@ -119,6 +119,16 @@ unsafe impl<T: Send> Send for Queue<T> {}
 // SAFETY: as for `Send`: `&Queue<T>` only moves `T`s between threads.
 unsafe impl<T: Send> Sync for Queue<T> {}
 
+// No user code runs between a claim and its publish (nothing there can
+// panic), and a panic elsewhere (in `T::drop` while the queue drops its
+// items) leaves nothing half-done that a caller could observe, so a caught
+// panic never exposes a broken invariant: what `UnwindSafe` promises, as
+// for crossbeam's `ArrayQueue`. The bounds on `T` are a `Vec<T>`'s: the
+// slots' `UnsafeCell`s, which take the traits away automatically, are not
+// what decides.
+impl<T: core::panic::UnwindSafe> core::panic::UnwindSafe for Queue<T> {}
+impl<T: core::panic::RefUnwindSafe> core::panic::RefUnwindSafe for Queue<T> {}
+
 impl<T> Queue<T> {
     /// Creates a queue holding at most `capacity` items.
     ///
@@ -135,6 +145,7 @@ impl<T> Queue<T> {
     /// ```should_panic
     /// let _ = hotq_mpmc::Queue::<u8>::new(0); // panics: capacity must be at least 1
     /// ```
+    #[must_use]
     pub fn new(capacity: usize) -> Self {
         match Self::try_new(capacity) {
             Ok(q) => q,
@@ -375,6 +386,7 @@ impl<T> Queue<T> {
     /// q.push(7).unwrap();
     /// assert_eq!(q.pop(), Some(7));
     /// ```
+    #[must_use = "a popped item is gone from the queue: dropping it loses it"]
     pub fn pop(&self) -> Option<T> {
         let backoff = Backoff::new();
         let mut head = self.head.load(Ordering::Relaxed);
@@ -450,6 +462,7 @@ impl<T> Queue<T> {
     /// ```
     /// assert_eq!(hotq_mpmc::Queue::<u8>::new(5).capacity(), 5);
     /// ```
+    #[must_use]
     pub fn capacity(&self) -> usize {
         self.capacity
     }
@@ -466,6 +479,7 @@ impl<T> Queue<T> {
     /// q.push('b').unwrap();
     /// assert_eq!(q.len(), 2);
     /// ```
+    #[must_use]
     pub fn len(&self) -> usize {
         loop {
             // Acquire on `tail`: pairs with the producer's claim (SeqCst
@@ -491,6 +505,7 @@ impl<T> Queue<T> {
     /// q.push(1).unwrap();
     /// assert!(!q.is_empty());
     /// ```
+    #[must_use]
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -503,6 +518,7 @@ impl<T> Queue<T> {
     /// q.push(1).unwrap();
     /// assert!(q.is_full());
     /// ```
+    #[must_use]
     pub fn is_full(&self) -> bool {
         self.len() == self.capacity
     }

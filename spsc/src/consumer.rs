@@ -32,6 +32,11 @@ pub struct Consumer<T> {
 // the thread that owns the consumer. `T: Send` is all that moving it needs.
 unsafe impl<T: Send> Send for Consumer<T> {}
 
+// As for `Producer`: a panic in a consumer call (a `T::drop` in a chunk's
+// commit) leaves the ring consistent, so catching it is safe.
+impl<T: core::panic::UnwindSafe> core::panic::UnwindSafe for Consumer<T> {}
+impl<T: core::panic::RefUnwindSafe> core::panic::RefUnwindSafe for Consumer<T> {}
+
 impl<T> Consumer<T> {
     pub(crate) fn new(ring: Arc<RingBuffer<T>>, cursor: CachePadded<Cursor>) -> Self {
         Consumer { ring, cursor }
@@ -98,6 +103,7 @@ impl<T> Consumer<T> {
     /// assert_eq!(rx.pop_slice(&mut out), 1);
     /// assert_eq!(rx.pop_slice(&mut out), 0);
     /// ```
+    #[must_use = "the count says how many items were taken; the rest of `out` is untouched"]
     pub fn pop_slice(&mut self, out: &mut [T]) -> usize
     where
         T: Copy,
@@ -160,6 +166,7 @@ impl<T> Consumer<T> {
     /// tx.push(()).unwrap();
     /// assert_eq!(rx.slots(), 1);
     /// ```
+    #[must_use]
     pub fn slots(&self) -> usize {
         self.ready_items(usize::MAX)
     }
@@ -174,6 +181,7 @@ impl<T> Consumer<T> {
     /// tx.push(1).unwrap();
     /// assert!(!rx.is_empty());
     /// ```
+    #[must_use]
     pub fn is_empty(&self) -> bool {
         self.ready_items(1) == 0
     }
@@ -184,6 +192,7 @@ impl<T> Consumer<T> {
     /// let (_tx, rx) = hotq_spsc::RingBuffer::<u8>::new(5);
     /// assert_eq!(rx.capacity(), 5);
     /// ```
+    #[must_use]
     pub fn capacity(&self) -> usize {
         self.ring.capacity()
     }
@@ -202,6 +211,7 @@ impl<T> Consumer<T> {
     /// assert!(rx.is_abandoned());
     /// assert_eq!(rx.pop(), Ok(1));
     /// ```
+    #[must_use]
     pub fn is_abandoned(&self) -> bool {
         self.ring.is_abandoned()
     }

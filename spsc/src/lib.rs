@@ -104,6 +104,7 @@
 //! read a lap earlier).
 #![no_std]
 #![deny(missing_docs)]
+#![warn(missing_debug_implementations)]
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(clippy::undocumented_unsafe_blocks)]
 

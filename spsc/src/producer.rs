@@ -33,6 +33,16 @@ pub struct Producer<T> {
 // all that moving the producer to another thread needs.
 unsafe impl<T: Send> Send for Producer<T> {}
 
+// A panic inside a producer call (a user's iterator in `fill_from_iter`, a
+// `T::drop`) leaves the ring consistent: what was published stays, what
+// was not is dropped or leaked by the guards, never exposed half-written.
+// So a caught panic cannot let anyone observe a broken invariant, which
+// is what `UnwindSafe` promises (as for rtrb's and crossbeam's queues).
+// The bounds on `T` are those a `Vec<T>` has: the ring's `UnsafeCell`s,
+// which take the traits away automatically, are not what decides.
+impl<T: core::panic::UnwindSafe> core::panic::UnwindSafe for Producer<T> {}
+impl<T: core::panic::RefUnwindSafe> core::panic::RefUnwindSafe for Producer<T> {}
+
 impl<T> Producer<T> {
     pub(crate) fn new(ring: Arc<RingBuffer<T>>, cursor: CachePadded<Cursor>) -> Self {
         Producer { ring, cursor }
@@ -80,6 +90,7 @@ impl<T> Producer<T> {
     /// assert_eq!(rx.pop_slice(&mut out), 3);
     /// assert_eq!(out, [1, 2, 3, 0]);
     /// ```
+    #[must_use = "the count says how many items were pushed; the rest were not"]
     pub fn push_slice(&mut self, items: &[T]) -> usize
     where
         T: Copy,
@@ -160,6 +171,7 @@ impl<T> Producer<T> {
     /// tx.push(()).unwrap();
     /// assert_eq!(tx.slots(), 1);
     /// ```
+    #[must_use]
     pub fn slots(&self) -> usize {
         self.free_slots(usize::MAX)
     }
@@ -176,6 +188,7 @@ impl<T> Producer<T> {
     /// rx.pop().unwrap();
     /// assert!(!tx.is_full());
     /// ```
+    #[must_use]
     pub fn is_full(&self) -> bool {
         self.free_slots(1) == 0
     }
@@ -186,6 +199,7 @@ impl<T> Producer<T> {
     /// let (tx, _rx) = hotq_spsc::RingBuffer::<u8>::new(5);
     /// assert_eq!(tx.capacity(), 5);
     /// ```
+    #[must_use]
     pub fn capacity(&self) -> usize {
         self.ring.capacity()
     }
@@ -201,6 +215,7 @@ impl<T> Producer<T> {
     /// drop(rx);
     /// assert!(tx.is_abandoned());
     /// ```
+    #[must_use]
     pub fn is_abandoned(&self) -> bool {
         self.ring.is_abandoned()
     }

@@ -21,6 +21,7 @@ use crate::sync::Claim;
 /// assert_eq!(moved, [1, 2]);
 /// assert_eq!(rx.pop(), Ok(3));
 /// ```
+#[must_use = "a chunk takes nothing until it is committed"]
 pub struct ReadChunk<'a, T> {
     consumer: &'a mut Consumer<T>,
     /// Items from the consumer's head on that belong to the chunk.
@@ -154,6 +155,7 @@ impl<'a, T> ReadChunk<'a, T> {
     /// tx.push_slice(&[1, 2]);
     /// assert_eq!(rx.read_chunk(2).unwrap().len(), 2);
     /// ```
+    #[must_use]
     pub fn len(&self) -> usize {
         self.len
     }
@@ -164,6 +166,7 @@ impl<'a, T> ReadChunk<'a, T> {
     /// let (_tx, mut rx) = hotq_spsc::RingBuffer::<u8>::new(4);
     /// assert!(rx.read_chunk(0).unwrap().is_empty());
     /// ```
+    #[must_use]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
@@ -201,6 +204,7 @@ impl<'a, T> IntoIterator for ReadChunk<'a, T> {
 /// std::mem::forget(items);
 /// assert_eq!(rx.pop(), Ok(2));
 /// ```
+#[must_use = "iterators are lazy: items are taken only as it is advanced"]
 pub struct ReadChunkIntoIter<'a, T> {
     consumer: &'a mut Consumer<T>,
     remaining: usize,

@@ -27,6 +27,7 @@
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 use core::cell::Cell;
+use core::fmt;
 use core::mem::{MaybeUninit, size_of};
 use core::ptr;
 
@@ -120,6 +121,7 @@ impl<T> RingBuffer<T> {
     /// let _ = RingBuffer::<u64>::new(0); // panics: capacity must be at least 1
     /// ```
     #[allow(clippy::new_ret_no_self)]
+    #[must_use = "dropping both halves frees the ring at once"]
     pub fn new(capacity: usize) -> (Producer<T>, Consumer<T>) {
         match Self::try_new(capacity) {
             Ok(halves) => halves,
@@ -143,6 +145,7 @@ impl<T> RingBuffer<T> {
     /// # Ok::<(), CapacityError>(())
     /// ```
     #[allow(clippy::new_ret_no_self)]
+    #[must_use = "dropping both halves frees the ring at once"]
     pub fn try_new(capacity: usize) -> Result<(Producer<T>, Consumer<T>), CapacityError> {
         Self::with_initial_index(capacity, 0)
     }
@@ -244,6 +247,17 @@ impl Cursor {
             own: index,
             peer: Cell::new(index),
         })
+    }
+}
+
+/// The ring's fixed shape; its contents are seen through its halves (whose
+/// `Debug` shows how many slots are free or ready).
+impl<T> fmt::Debug for RingBuffer<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RingBuffer")
+            .field("capacity", &self.capacity)
+            .field("storage", &self.slots.len())
+            .finish_non_exhaustive()
     }
 }
 

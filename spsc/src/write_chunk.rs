@@ -22,6 +22,7 @@ use crate::ring::drop_runs;
 /// chunk.commit_all();
 /// assert_eq!(rx.pop().as_deref(), Ok("x"));
 /// ```
+#[must_use = "a chunk publishes nothing until it is committed"]
 pub struct WriteChunk<'a, T> {
     /// Every remaining slot of `chunk` holds an initialised `T`.
     chunk: WriteChunkUninit<'a, T>,
@@ -116,6 +117,7 @@ impl<T> WriteChunk<'_, T> {
     /// let (mut tx, _rx) = hotq_spsc::RingBuffer::<u8>::new(4);
     /// assert_eq!(tx.write_chunk(2).unwrap().len(), 2);
     /// ```
+    #[must_use]
     pub fn len(&self) -> usize {
         self.chunk.len()
     }
@@ -126,6 +128,7 @@ impl<T> WriteChunk<'_, T> {
     /// let (mut tx, _rx) = hotq_spsc::RingBuffer::<u8>::new(4);
     /// assert!(tx.write_chunk(0).unwrap().is_empty());
     /// ```
+    #[must_use]
     pub fn is_empty(&self) -> bool {
         self.chunk.is_empty()
     }

@@ -29,6 +29,7 @@ use crate::sync::Claim;
 /// assert_eq!(rx.pop(), Ok(10));
 /// assert_eq!(rx.pop(), Ok(20));
 /// ```
+#[must_use = "a chunk publishes nothing until it is filled or committed"]
 pub struct WriteChunkUninit<'a, T> {
     producer: &'a mut Producer<T>,
     /// Slots reserved from the producer's tail on; shrinks as parts are
@@ -132,6 +133,7 @@ impl<'a, T> WriteChunkUninit<'a, T> {
     /// assert_eq!(chunk.fill_from_iter(None), 0); // or at the iterator's
     /// assert_eq!(rx.slots(), 3);
     /// ```
+    #[must_use = "the count says how many items were taken from the iterator and published"]
     pub fn fill_from_iter<I: IntoIterator<Item = T>>(self, iter: I) -> usize {
         /// Publishes what was written, on return or on unwind.
         struct PublishWritten<'c, 'a, T> {
@@ -170,6 +172,7 @@ impl<'a, T> WriteChunkUninit<'a, T> {
     /// let (mut tx, _rx) = hotq_spsc::RingBuffer::<u8>::new(4);
     /// assert_eq!(tx.write_chunk_uninit(3).unwrap().len(), 3);
     /// ```
+    #[must_use]
     pub fn len(&self) -> usize {
         self.len
     }
@@ -180,6 +183,7 @@ impl<'a, T> WriteChunkUninit<'a, T> {
     /// let (mut tx, _rx) = hotq_spsc::RingBuffer::<u8>::new(4);
     /// assert!(tx.write_chunk_uninit(0).unwrap().is_empty());
     /// ```
+    #[must_use]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }

@@ -533,7 +533,7 @@ fn zero_length_chunks_are_always_granted_and_change_nothing() {
     assert!(chunk.is_empty());
     assert_eq!(chunk.as_slices(), (&[][..], &[][..]));
     chunk.commit_all();
-    tx.push_slice(&[1, 2]);
+    assert_eq!(tx.push_slice(&[1, 2]), 2);
     let chunk = tx.write_chunk_uninit(0).unwrap();
     assert!(chunk.is_empty());
     assert_eq!(chunk.fill_from_iter(10..), 0);
@@ -551,7 +551,7 @@ fn zero_length_chunks_are_always_granted_and_change_nothing() {
 #[test]
 fn committing_more_than_a_chunk_holds_panics_and_changes_nothing() {
     let (mut tx, mut rx) = RingBuffer::<u32>::new(4);
-    tx.push_slice(&[1, 2]);
+    assert_eq!(tx.push_slice(&[1, 2]), 2);
 
     let message = panic_message(std::panic::AssertUnwindSafe(|| {
         rx.read_chunk(2).unwrap().commit(3)
