@@ -167,16 +167,23 @@ impl<T> Queue<T> {
     /// # Ok::<(), CapacityError>(())
     /// ```
     pub fn try_new(capacity: usize) -> Result<Self, CapacityError> {
-        Self::with_initial_position(capacity, 0)
+        Self::starting_at(capacity, 0)
     }
 
     /// As [`try_new`](Self::try_new), with `head` and `tail` starting at the
     /// lap of `position` (rounded down to its index 0) instead of 0: lets
     /// tests cross the wrap of positions (at `u64::MAX` wherever the target
     /// has 64-bit atomics; elsewhere `position` is truncated to a `usize`).
-    /// Not part of the stable API.
+    /// Not part of the stable API: only with the `test-hooks` feature.
+    #[cfg(any(test, feature = "test-hooks"))]
     #[doc(hidden)]
     pub fn with_initial_position(capacity: usize, position: u64) -> Result<Self, CapacityError> {
+        Self::starting_at(capacity, position)
+    }
+
+    /// The constructor: `try_new` starts at position 0, the test hook
+    /// anywhere.
+    fn starting_at(capacity: usize, position: u64) -> Result<Self, CapacityError> {
         if capacity == 0 {
             return Err(CapacityError::Zero);
         }

@@ -147,15 +147,26 @@ impl<T> RingBuffer<T> {
     #[allow(clippy::new_ret_no_self)]
     #[must_use = "dropping both halves frees the ring at once"]
     pub fn try_new(capacity: usize) -> Result<(Producer<T>, Consumer<T>), CapacityError> {
-        Self::with_initial_index(capacity, 0)
+        Self::starting_at(capacity, 0)
     }
 
     /// As [`try_new`](Self::try_new), with both free-running indices
     /// starting at `index` instead of 0: lets tests cross the `usize` wrap
-    /// without pushing 2^64 items. Not part of the stable API.
+    /// without pushing 2^64 items. Not part of the stable API: only with
+    /// the `test-hooks` feature.
+    #[cfg(any(test, feature = "test-hooks"))]
     #[doc(hidden)]
     #[allow(clippy::new_ret_no_self)]
     pub fn with_initial_index(
+        capacity: usize,
+        index: usize,
+    ) -> Result<(Producer<T>, Consumer<T>), CapacityError> {
+        Self::starting_at(capacity, index)
+    }
+
+    /// The constructor: `try_new` starts at index 0, the test hook
+    /// anywhere.
+    fn starting_at(
         capacity: usize,
         index: usize,
     ) -> Result<(Producer<T>, Consumer<T>), CapacityError> {
