@@ -77,6 +77,137 @@ step "cargo test (unit, integration, doc)" cargo test --workspace --locked
 # block fails here (cargo test checks the examples, not the links).
 step "cargo doc (warnings are errors)" env RUSTDOCFLAGS="-D warnings" \
     cargo doc --workspace --no-deps --locked
+# ---- as published, and on other toolchains and targets ----------------------
+# Each installs what it needs (a toolchain or target through rustup, the
+# 32-bit C runtime through apt-get) and says `SKIP: <why>` where it cannot.
+
+# has_rustup: whether rustup is there to install toolchains and targets.
+has_rustup() {
+    if ! command -v rustup >/dev/null 2>&1; then
+        echo "SKIP: no rustup to install toolchains and targets"
+        return 1
+    fi
+}
+
+# add_targets TARGET...: installs the targets' standard libraries.
+add_targets() {
+    if ! rustup target add "$@" >/dev/null; then
+        echo "SKIP: rustup could not add the targets $*"
+        return 1
+    fi
+}
+
+# The three queue crates as crates.io serves them: `cargo package` (with
+# hotq-testkit, their published dev-dependency), each .crate unpacked
+# outside the workspace and its whole test suite run there, hotq-testkit
+# taken from its own unpacked package (as if it were published; a
+# `[patch]`). `--all-features` turns on `test-hooks`, which the tests that
+# start near the index wrap need (they are left out without it). About
+# 80 s here with the dependencies already built (they are shared with the
+# workspace's target dir).
+PACKAGED=(hotq-testkit hotq-spsc hotq-mpmc hotq-disruptor)
+packaged_tests() {
+    local root=$PWD dir version p
+    version=$(cargo metadata --format-version 1 --no-deps --locked |
+        sed -n 's/.*"name":"hotq-spsc","version":"\([^"]*\)".*/\1/p')
+    [ -n "$version" ] || { echo "cannot read hotq-spsc's version"; return 1; }
+    local args=()
+    for p in "${PACKAGED[@]}"; do args+=(-p "$p"); done
+    cargo package --locked --allow-dirty --no-verify "${args[@]}" || return 1
+    dir=$(mktemp -d) || return 1
+    for p in "${PACKAGED[@]}"; do
+        tar xzf "target/package/$p-$version.crate" -C "$dir" || return 1
+    done
+    for p in "${PACKAGED[@]:1}"; do
+        echo "-- $p, unpacked"
+        (cd "$dir/$p-$version" &&
+            CARGO_TARGET_DIR="$root/target" cargo test --all-features \
+                --config "patch.crates-io.hotq-testkit.path='$dir/hotq-testkit-$version'") ||
+            { rm -rf "$dir"; return 1; }
+    done
+    rm -rf "$dir"
+}
+step "packaged crates: tests in the unpacked .crate files" packaged_tests
+
+# MSRV: the libraries build with the declared `rust-version` (1.85) with
+# default, all and no features. The test suites need 1.88 (proptest 1.12,
+# a dev-dependency, requires it): that is the MSRV for tests, checked here
+# by `cargo check --tests` (type checking is where an MSRV break shows).
+# About 35 s here, plus 10-20 s per toolchain rustup installs.
+MSRV=1.85
+MSRV_TESTS=1.88
+msrv() {
+    has_rustup || return $SKIP
+    local t
+    for t in $MSRV $MSRV_TESTS; do
+        if ! rustup run $t rustc --version >/dev/null 2>&1 &&
+            ! rustup toolchain install $t --profile minimal; then
+            echo "SKIP: rustup could not install Rust $t"
+            return $SKIP
+        fi
+    done
+    local crates=(-p hotq-spsc -p hotq-mpmc -p hotq-disruptor) f
+    for f in "" --all-features --no-default-features; do
+        echo "-- Rust $MSRV, ${f:-default features}"
+        # shellcheck disable=SC2086 # an empty $f is no flag
+        cargo +$MSRV build --locked "${crates[@]}" $f --target-dir target/msrv || return 1
+    done
+    echo "-- Rust $MSRV_TESTS, the test suites"
+    cargo +$MSRV_TESTS check --locked --tests --all-features "${crates[@]}" \
+        --target-dir target/msrv
+}
+step "MSRV: Rust $MSRV builds the crates, $MSRV_TESTS their tests" msrv
+
+# no_std: hotq-spsc and hotq-mpmc build without `std` for a Cortex-M4F
+# (`thumbv7em-none-eabihf`: CAS, no 64-bit atomics, so hotq-mpmc's
+# positions are `usize` there); on `thumbv6m-none-eabi` (no CAS) both
+# refuse to build, and the first error is the crate's own message.
+# About 10 s here.
+no_std() {
+    has_rustup && add_targets thumbv7em-none-eabihf thumbv6m-none-eabi || return $SKIP
+    cargo build --locked -p hotq-spsc -p hotq-mpmc --no-default-features \
+        --target thumbv7em-none-eabihf || return 1
+    local p out
+    for p in hotq-spsc hotq-mpmc; do
+        if out=$(cargo build --locked -p $p --no-default-features \
+            --target thumbv6m-none-eabi 2>&1); then
+            echo "$p built for thumbv6m, which has no compare-and-swap"
+            return 1
+        fi
+        if ! grep -m1 '^error' <<<"$out" | grep -q "$p needs compare-and-swap"; then
+            echo "$out"
+            echo "$p on thumbv6m: the first error is not the crate's own message"
+            return 1
+        fi
+        echo "$p on thumbv6m: refused with its message"
+    done
+}
+step "no_std: thumbv7em builds, thumbv6m is refused" no_std
+
+# 32-bit: every test of the queue crates (unit, integration, doc) for
+# `i686-unknown-linux-gnu`, where `usize` is 32 bits but 64-bit atomics
+# exist: hotq-mpmc's 64-bit positions (the stalled-producer ABA test) and
+# the wrap tests. Linking needs the 32-bit C runtime (`gcc-multilib`),
+# which the step installs with apt-get when it can. hotq-disruptor joins
+# the list once it builds there (its builder's `size > 1 << 62` overflows
+# a 32-bit `usize`: a hard error today). About 100 s here.
+I686_CRATES=(-p hotq-spsc -p hotq-mpmc)
+i686_tests() {
+    has_rustup && add_targets i686-unknown-linux-gnu || return $SKIP
+    if ! echo 'int main(void) { return 0; }' |
+        gcc -m32 -x c - -o /dev/null >/dev/null 2>&1; then
+        local sudo=()
+        [ "$(id -u)" -eq 0 ] || sudo=(sudo -n)
+        if ! { "${sudo[@]}" apt-get update -qq &&
+            "${sudo[@]}" apt-get install -y -qq gcc-multilib; } >/dev/null 2>&1; then
+            echo "SKIP: no 32-bit C runtime to link with, and apt-get could not install gcc-multilib"
+            return $SKIP
+        fi
+    fi
+    cargo test --locked "${I686_CRATES[@]}" --target i686-unknown-linux-gnu
+}
+step "32-bit: tests on i686-unknown-linux-gnu" i686_tests
+
 # The stress tests at full size (millions of items per case) need
 # optimised code: about 15 s for hotq-spsc and 40 s for hotq-mpmc when the
 # machine is otherwise idle.

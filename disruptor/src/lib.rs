@@ -69,6 +69,7 @@
 //! | pipeline 1P-3C | `.handle_events_with(a).then().handle_events_with(b).then().handle_events_with(c)` |
 //! | diamond | `.handle_events_with(a).handle_events_with(b).then().handle_events_with(c)` |
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 
 mod affinity;

@@ -103,6 +103,7 @@
 //! through the queue; a thread stalled that long could claim a slot of a
 //! later lap (the lap-wrap ABA). Targets with a 16-bit `usize` and no
 //! 64-bit atomics are refused.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![no_std]
 #![deny(missing_docs)]
 #![warn(missing_debug_implementations)]

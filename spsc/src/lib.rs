@@ -102,6 +102,7 @@
 //! Indices are `usize`s on every target: on 32-bit targets they wrap after
 //! 2^32 items, which is harmless (no operation compares an index with one
 //! read a lap earlier).
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![no_std]
 #![deny(missing_docs)]
 #![warn(missing_debug_implementations)]
