@@ -137,3 +137,8 @@ mod sync;
 pub use error::CapacityError;
 pub use into_iter::IntoIter;
 pub use queue::Queue;
+
+// The README's examples (what crates.io shows) run as doc tests too.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -140,3 +140,8 @@ pub use read_chunk::{ReadChunk, ReadChunkIntoIter};
 pub use ring::RingBuffer;
 pub use write_chunk::WriteChunk;
 pub use write_chunk_uninit::WriteChunkUninit;
+
+// The README's examples (what crates.io shows) run as doc tests too.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
