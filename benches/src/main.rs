@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use hotq_benches::cli::{Options, USAGE};
-use hotq_benches::report::{header::Header, json, markdown, plot, readme};
+use hotq_benches::report::{goals, header::Header, json, markdown, plot, readme};
 use hotq_benches::rounds::Unit;
 use hotq_benches::{pin, suites};
 
@@ -38,7 +38,14 @@ fn main() -> ExitCode {
     pin::configure(o.pin);
     let header = Header::now(pin::cores() >= 2, suites::params(&o));
     let t0 = Instant::now();
-    let workloads = suites::run(&o);
+    let workloads = o.scheduled(|| suites::run(&o));
+    if let Some(s) = &o.schedule {
+        eprintln!(
+            "report: {} runs (contenders × (rounds + calibration)) shared {} s",
+            s.slots(),
+            s.total().as_secs()
+        );
+    }
     eprintln!("report: ran in {:.0} s", t0.elapsed().as_secs_f64());
 
     if let Err(e) = fs::create_dir_all(&o.out) {
@@ -46,17 +53,24 @@ fn main() -> ExitCode {
         return ExitCode::FAILURE;
     }
     let mut plots = Vec::new();
+    let mut draw = |name: String, drawn: Result<(), Box<dyn std::error::Error>>| match drawn {
+        Ok(()) => plots.push(name),
+        Err(e) => eprintln!("report: plot {name}: {e}"),
+    };
+    let goals = goals::evaluate(&workloads);
+    if !goals.is_empty() {
+        let name = plot::GOALS_FILE.to_string();
+        draw(
+            name.clone(),
+            plot::goals(&goals, &workloads, &o.out.join(&name)),
+        );
+    }
     for w in &workloads {
         let name = plot::file_name(w);
-        let path = o.out.join(&name);
-        let drawn = if w.unit == Unit::Nanos {
-            plot::percentiles(w, &path)
-        } else {
-            plot::bars(w, &path)
-        };
-        match drawn {
-            Ok(()) => plots.push(name),
-            Err(e) => eprintln!("report: plot {name}: {e}"),
+        draw(name.clone(), plot::rounds(w, &o.out.join(&name)));
+        if w.unit == Unit::Nanos {
+            let name = plot::percentiles_file_name(w);
+            draw(name.clone(), plot::percentiles(w, &o.out.join(&name)));
         }
     }
     let md = markdown::report(&header, &workloads, &plots);

@@ -3,7 +3,8 @@
 
 use std::fmt::Write;
 
-use super::goals::{self, Goal};
+use super::floor;
+use super::goals::{self, Goal, Verdict};
 use super::header::{CRATE_VERSIONS, Header};
 use super::stats::{self, RowStats, WorkloadStats};
 use crate::channel::Kind;
@@ -147,21 +148,114 @@ trips over absolute throughput.";
 /// The issue's performance goals and where this run stands.
 pub fn goals_table(goals: &[Goal]) -> String {
     let mut s = String::new();
-    let _ = writeln!(s, "| goal | target | measured: median (min–max) | met |");
-    let _ = writeln!(s, "|---|---|---|---|");
+    let _ = writeln!(
+        s,
+        "| goal | target | median ratio [95 % interval] | rounds | verdict |"
+    );
+    let _ = writeln!(s, "|---|---|---|---|---|");
     for g in goals {
-        let (m, met) = match (g.measured, g.met) {
-            (Some(m), Some(met)) => (format!("{m:.2}"), if met { "yes" } else { "**no**" }),
-            _ => ("not measured (a row is missing)".into(), "—"),
+        let (m, rounds, verdict) = match (&g.evidence, g.verdict) {
+            (Some(e), Some(v)) => {
+                let m = match g.interval {
+                    Some(i) => format!("{:.2} [{:.2}–{:.2}]", i.median, i.lo, i.hi),
+                    None => format!("{:.2} (no interval)", e.summary().median),
+                };
+                let v = match v {
+                    Verdict::Met => "met".to_string(),
+                    Verdict::Missed => "**missed**".to_string(),
+                    Verdict::Undecided => "undecided".to_string(),
+                };
+                let flag = if g.flagged { " ⚑" } else { "" };
+                (m, e.rounds().to_string(), format!("{v}{flag}"))
+            }
+            _ => (
+                "not measured (a row is missing)".into(),
+                "—".into(),
+                "—".into(),
+            ),
         };
-        let _ = writeln!(s, "| {} | {} | {m} | {met} |", g.what, g.target);
+        let _ = writeln!(
+            s,
+            "| {} | {} | {m} | {rounds} | {verdict} |",
+            g.what, g.target
+        );
+    }
+    if goals.iter().any(|g| g.flagged) {
+        let _ = writeln!(
+            s,
+            "\n⚑ the machine's floor moved more than {}× within a workload behind this goal (see the floors above): its rounds mix two modes of the machine, so rerun before trusting the verdict.",
+            floor::MOVED
+        );
     }
     s
+}
+
+/// The floors of the run: each workload's `limit` figure per round, its
+/// spread, and a warning when it moved by more than [`floor::MOVED`].
+pub fn floors(workloads: &[Workload]) -> String {
+    let mut s = String::new();
+    let all: Vec<(&Workload, floor::Floor)> = workloads
+        .iter()
+        .filter_map(|w| Some((w, floor::of(w)?)))
+        .collect();
+    if all.is_empty() {
+        return s;
+    }
+    let moved: Vec<String> = all
+        .iter()
+        .filter(|(_, f)| f.moved)
+        .map(|(w, f)| {
+            format!(
+                "{} ({:.*}–{:.*} {}, {:.1}×)",
+                w.name,
+                precision(w.unit, f.summary.min),
+                f.summary.min,
+                precision(w.unit, f.summary.max),
+                f.summary.max,
+                w.unit.label(),
+                f.spread
+            )
+        })
+        .collect();
+    if moved.is_empty() {
+        let worst = all.iter().map(|(_, f)| f.spread).fold(1.0, f64::max);
+        let _ = writeln!(
+            s,
+            "- floor (`limit` rows, measured in every round): steady, each workload's within {worst:.2}× (max ÷ min over its rounds; {}× would flag the run)",
+            floor::MOVED
+        );
+    } else {
+        let _ = writeln!(
+            s,
+            "- **the floor moved more than {}× within this run**, in {}: the machine changed mode during the run (a pair of cores that keeps pace, then one that falls behind; or another process), so its verdicts are flagged ⚑. Rerun on a quiet machine.",
+            floor::MOVED,
+            moved.join("; ")
+        );
+    }
+    s
+}
+
+/// One line under a workload's table: its floor round by round.
+fn floor_line(w: &Workload) -> Option<String> {
+    let f = floor::of(w)?;
+    let rounds: Vec<String> = f
+        .per_round
+        .iter()
+        .map(|&v| format!("{v:.*}", precision(w.unit, v)))
+        .collect();
+    Some(format!(
+        "floor per round ({}): {}; spread {:.2}×{}\n",
+        w.unit.label(),
+        rounds.join(", "),
+        f.spread,
+        if f.moved { ", **moved**" } else { "" }
+    ))
 }
 
 /// The full report.
 pub fn report(h: &Header, workloads: &[Workload], plots: &[String]) -> String {
     let mut s = header(h);
+    s.push_str(&floors(workloads));
     let _ = writeln!(s, "\n{HOW_TO_READ}\n");
     let goals = goals::evaluate(workloads);
     if !goals.is_empty() {
@@ -174,6 +268,9 @@ pub fn report(h: &Header, workloads: &[Workload], plots: &[String]) -> String {
             let _ = writeln!(s, "## {suite}\n");
         }
         let _ = writeln!(s, "{}", table(w, &stats::of(w)));
+        if let Some(line) = floor_line(w) {
+            let _ = writeln!(s, "{line}");
+        }
     }
     if !plots.is_empty() {
         let _ = writeln!(s, "## plots\n");
@@ -207,6 +304,10 @@ pub fn readme(h: &Header, workloads: &[Workload]) -> String {
                 "**This run shared the machine**: other processes used {load:.2} cores' worth of CPU (median, min–max over runs). Read its figures as a functional check, not a measurement; regenerate on a quiet machine.\n"
             );
         }
+    }
+    let floors = floors(workloads);
+    if !floors.is_empty() {
+        let _ = writeln!(s, "{floors}");
     }
     let goals = goals::evaluate(workloads);
     if !goals.is_empty() {
