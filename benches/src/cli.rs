@@ -43,6 +43,8 @@ pub struct Options {
     pub time: Option<Duration>,
     /// The shared budget of this run, when there is one.
     pub schedule: Option<Arc<Schedule>>,
+    /// Two report.json files to compare instead of running.
+    pub compare: Option<(PathBuf, PathBuf)>,
 }
 
 /// Rounds per workload by default (see the README's "How to read the
@@ -62,6 +64,7 @@ pub const DEFAULT_TIME: Duration = Duration::from_secs(150);
 pub const USAGE: &str = "\
 usage: report [--suite spsc|mpmc|disruptor|all] [--rounds N] [--items N] [--time S]
               [--quick] [--out DIR] [--readme README.md] [--no-pin]
+       report --compare A/report.json B/report.json
 
   --suite    which workloads (default all)
   --rounds   interleaved rounds per workload (default 15; --quick: 2)
@@ -72,7 +75,8 @@ usage: report [--suite spsc|mpmc|disruptor|all] [--rounds N] [--items N] [--time
   --quick    a smoke run of every workload and contender, in seconds
   --out      where the report goes (default target/hotq-report)
   --readme   also replace the generated tables of this README
-  --no-pin   leave every thread to the scheduler";
+  --no-pin   leave every thread to the scheduler
+  --compare  print two runs' verdicts side by side; exit 1 if any goal's differs";
 
 impl Options {
     /// Parses `args` (without the program name).
@@ -87,6 +91,7 @@ impl Options {
             pin: true,
             time: None,
             schedule: None,
+            compare: None,
         };
         let mut time = None;
         let mut args = args.into_iter();
@@ -109,6 +114,11 @@ impl Options {
                 "--readme" => o.readme = Some(value("--readme")?.into()),
                 "--time" => time = Some(Duration::from_secs(number(&value("--time")?, "--time")?)),
                 "--no-pin" => o.pin = false,
+                "--compare" => {
+                    let a = value("--compare")?;
+                    let b = args.next().ok_or("--compare needs two report.json files")?;
+                    o.compare = Some((a.into(), b.into()));
+                }
                 // `cargo bench` and test harnesses may pass this one.
                 "--bench" => {}
                 "-h" | "--help" => return Err(String::new()),
@@ -228,6 +238,11 @@ mod tests {
         assert!(parse("--suite fast").unwrap_err().contains("unknown suite"));
         assert!(parse("--rounds 0").unwrap_err().contains("positive"));
         assert!(parse("--time 0").unwrap_err().contains("positive"));
+        assert!(parse("--compare a.json").unwrap_err().contains("two"));
+        assert_eq!(
+            parse("--compare a b").unwrap().compare,
+            Some(("a".into(), "b".into()))
+        );
         assert!(parse("--rounds").unwrap_err().contains("needs a value"));
         assert!(
             parse("--frobnicate")

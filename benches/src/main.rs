@@ -7,9 +7,32 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use hotq_benches::cli::{Options, USAGE};
-use hotq_benches::report::{goals, header::Header, json, markdown, plot, readme};
+use hotq_benches::report::{compare, goals, header::Header, json, markdown, plot, readme};
 use hotq_benches::rounds::Unit;
 use hotq_benches::{pin, suites};
+
+/// `--compare`: two runs' verdicts side by side; fails when any differs.
+fn compare(a: &std::path::Path, b: &std::path::Path) -> ExitCode {
+    let read = |p: &std::path::Path| -> Result<serde_json::Value, String> {
+        let text = fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", p.display()))
+    };
+    match (read(a), read(b)) {
+        (Ok(x), Ok(y)) => {
+            let (table, same) = compare::compare(&x, &y);
+            print!("{table}");
+            if same {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+        (Err(e), _) | (_, Err(e)) => {
+            eprintln!("report: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
 
 fn main() -> ExitCode {
     // A contender that loses or duplicates an item panics its thread; the
@@ -32,6 +55,9 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if let Some((a, b)) = &o.compare {
+        return compare(a, b);
+    }
     if cfg!(debug_assertions) && !o.quick {
         eprintln!("report: this is a debug build; its figures mean nothing (use --release)");
     }

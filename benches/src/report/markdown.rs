@@ -130,20 +130,27 @@ pub fn table(w: &Workload, st: &WorkloadStats) -> String {
 /// run), the README fragment says the run was not on a quiet machine.
 const BUSY: f64 = 0.2;
 
-/// How to read the tables (the README quotes the same paragraph).
+/// How to read the tables (the README says the same).
 pub const HOW_TO_READ: &str = "How to read it: every contender of a workload runs once per round, \
-in an order that rotates each round, so drift of the machine hits all alike. A figure is the \
-median over rounds with the minimum and maximum in brackets. The ratios are computed per round \
-(each contender against the baseline, `Mutex<VecDeque>` or for the disruptor suite \
-crossbeam-channel arcs, and against the best peer, the peer crate with the best median, in the \
-same round) and then summarised as the median ratio: above 1 is faster for throughput; for round \
-trips the ratio is of times, so below 1 is faster. `of floor` is the median fraction of the \
-physical floor (`limit`: a cache line bounced or handed over with no queue logic) the contender \
-reaches in the same round. `others' load` is how many cores' worth of CPU other processes used \
-during the contender's runs (from /proc/stat): figures from rounds with load above about 0.2 are \
-suspect, and two-thread throughput is bimodal on small machines (a consumer that keeps pace pays \
-a cache miss per item, one that falls behind reads in runs), so trust per-round ratios and round \
-trips over absolute throughput.";
+in an order that rotates each round, so drift of the machine hits all alike; all rounds of the run \
+share one time budget. A figure is the median over rounds with the minimum and maximum in \
+brackets. The ratios are computed per round (each contender against the baseline, \
+`Mutex<VecDeque>` or for the disruptor suite crossbeam-channel arcs, and against the best peer, the \
+peer crate with the best median, in the same round) and then summarised as the median ratio: above \
+1 is faster for throughput; for round trips the ratio is of times, so below 1 is faster. A goal's \
+verdict comes from the 95 % interval of its median ratio (a bootstrap of the per-round ratios, \
+2,000 resamples, seeded by the goal's text; a ratio of two workloads' medians resamples each side): \
+**met** when the whole interval is on the goal's side of the target, **missed** when it is all on \
+the other side, undecided when it straddles the target or fewer than 5 rounds back it. The floor \
+(`limit`: a cache line bounced or handed over with no queue logic) runs in every round; `of floor` is \
+the median fraction of it a contender reaches in the same round. When a workload's floor moved by \
+more than 2× (max ÷ min over its rounds) the machine changed mode during the run, and the verdicts \
+that rest on it are flagged ⚑. The plots show every round as a dot, marked by the floor's mode in \
+that round, with the table's median as a tick. `others' load` is how many cores' worth of CPU other \
+processes used during the contender's runs (from /proc/stat): figures from rounds with load above \
+about 0.2 are suspect, and two-thread throughput is bimodal on small machines (a consumer that keeps \
+pace pays a cache miss per item, one that falls behind reads in runs), so trust intervals of \
+per-round ratios over absolute throughput.";
 
 /// The issue's performance goals and where this run stands.
 pub fn goals_table(goals: &[Goal]) -> String {
