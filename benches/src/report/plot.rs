@@ -85,7 +85,8 @@ pub fn rounds(w: &Workload, path: &Path) -> Res {
             .iter()
             .flat_map(|r| r.rounds.iter().map(|x| x.figure)),
     );
-    let root = SVGBackend::new(path, (900, 90 + 32 * n as u32)).into_drawing_area();
+    // Two empty lines at the top hold the legend.
+    let root = SVGBackend::new(path, (900, 120 + 32 * n as u32)).into_drawing_area();
     root.fill(&WHITE)?;
     let names: Vec<String> = w.rows.iter().map(|r| r.name.clone()).collect();
     let mut chart = ChartBuilder::on(&root)
@@ -100,11 +101,11 @@ pub fn rounds(w: &Workload, path: &Path) -> Res {
         .margin(10)
         .x_label_area_size(30)
         .y_label_area_size(190)
-        .build_cartesian_2d(x.log_scale(), (0..n).into_segmented())?;
+        .build_cartesian_2d(x.log_scale(), (0..n + 1).into_segmented())?;
     chart
         .configure_mesh()
         .disable_y_mesh()
-        .y_labels(n)
+        .y_labels(n + 2)
         .y_label_formatter(&|v| match v {
             SegmentValue::CenterOf(i) => names.get(*i).cloned().unwrap_or_default(),
             _ => String::new(),
