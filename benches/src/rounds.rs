@@ -386,3 +386,72 @@ fn progress(tty: bool, first: bool, workload: &str, round: usize, rounds: usize,
         let _ = writeln!(err, "[{workload}] round {}/{rounds}", round + 1);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+    use std::rc::Rc;
+
+    #[test]
+    fn a_scheduled_run_is_counted_first_and_runs_once() {
+        let s = Schedule::new(Duration::from_secs(2));
+        let calls = Rc::new(Cell::new(0u32));
+        let plan = Plan {
+            rounds: 3,
+            items: 5000,
+            budget: Duration::from_secs(1),
+            schedule: Some(s.clone()),
+        };
+        let mut passes = 0;
+        let w = s.run(|| {
+            passes += 1;
+            let calls = calls.clone();
+            let entries = vec![Entry::new("a", Kind::Ours, move |n| {
+                calls.set(calls.get() + 1);
+                Measured::from(n as f64)
+            })];
+            interleave(
+                "t",
+                "w".into(),
+                String::new(),
+                Unit::MItemsPerSec,
+                plan.clone(),
+                entries,
+            )
+        });
+        assert_eq!(passes, 2);
+        assert_eq!(s.slots(), 3 + CALIBRATION_RUNS);
+        assert_eq!(w.rows[0].rounds.len(), 3, "the real pass ran every round");
+        // The counting pass ran nothing: the calls are calibration (it ramps
+        // 1,000 → 5,000 at once on a run that takes no time) and the rounds.
+        assert!(
+            calls.get() >= 3 && calls.get() <= 3 + 4,
+            "{} runs",
+            calls.get()
+        );
+        assert!(w.rows[0].rounds.iter().all(|r| r.items == 5000));
+    }
+
+    #[test]
+    fn each_workload_gets_the_time_left_over_the_runs_left() {
+        let s = Schedule::new(Duration::from_secs(10));
+        {
+            let mut st = s.state();
+            st.slots = 100;
+            st.start = Some(Instant::now());
+        }
+        let first = s.per_run(10);
+        assert!(first <= Duration::from_millis(100) && first > Duration::from_millis(90));
+        // Half the slots done in no time: the rest get twice as long.
+        s.finished(50);
+        let later = s.per_run(10);
+        assert!(later > Duration::from_millis(180) && later <= Duration::from_millis(200));
+        // Too many runs for the budget: no run is planned shorter than
+        // MIN_RUN (the run then overruns, and says so in its time).
+        s.state().slots = 10_000_000;
+        assert_eq!(s.per_run(10), MIN_RUN);
+        s.state().slots = 51;
+        assert_eq!(s.per_run(1), MAX_RUN);
+    }
+}
