@@ -56,8 +56,9 @@ pub fn params(o: &Options) -> Vec<(String, String)> {
         p(
             "MPMC throughput",
             format!(
-                "up to {} u64 items per round, capacity {CAPACITY}, shapes 1P1C 2P2C 4P4C",
-                o.items
+                "up to {} u64 items per round, capacity {CAPACITY}, shapes 1P1C 2P2C 4P4C; every try-only queue waits with the report's one loop (spin {} tries, then yield on each), the channels in their own send/recv",
+                o.items,
+                crate::wait::SPINS
             ),
         ),
         p(
