@@ -170,6 +170,9 @@ pub fn goals_table(goals: &[Goal]) -> String {
                 let v = match v {
                     Verdict::Met => "met".to_string(),
                     Verdict::Missed => "**missed**".to_string(),
+                    Verdict::Undecided if e.rounds() < goals::MIN_ROUNDS => {
+                        format!("undecided (under {} rounds)", goals::MIN_ROUNDS)
+                    }
                     Verdict::Undecided => "undecided".to_string(),
                 };
                 let flag = if g.flagged { " ⚑" } else { "" };
@@ -187,6 +190,15 @@ pub fn goals_table(goals: &[Goal]) -> String {
             g.what, g.target
         );
     }
+    let count = |v: Verdict| goals.iter().filter(|g| g.verdict == Some(v)).count();
+    let _ = writeln!(
+        s,
+        "\n{} met, {} missed, {} undecided, {} not measured.",
+        count(Verdict::Met),
+        count(Verdict::Missed),
+        count(Verdict::Undecided),
+        goals.iter().filter(|g| g.verdict.is_none()).count()
+    );
     if goals.iter().any(|g| g.flagged) {
         let _ = writeln!(
             s,
