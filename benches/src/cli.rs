@@ -49,7 +49,7 @@ pub struct Options {
 
 /// Rounds per workload by default (see the README's "How to read the
 /// report" for the measurement that chose it).
-pub const DEFAULT_ROUNDS: usize = 15;
+pub const DEFAULT_ROUNDS: usize = 25;
 
 /// Items per run at most, by default: high enough that the time budget,
 /// not this cap, sets a run's length for every contender.
@@ -67,7 +67,7 @@ usage: report [--suite spsc|mpmc|disruptor|all] [--rounds N] [--items N] [--time
        report --compare A/report.json B/report.json
 
   --suite    which workloads (default all)
-  --rounds   interleaved rounds per workload (default 15; --quick: 2)
+  --rounds   interleaved rounds per workload (default 25; --quick: 2)
   --items    items per run of a throughput workload at most (default 50000000;
              --quick: 20000); a run gets fewer when its share of --time ends first
   --time     seconds the whole run's rounds share, calibration included (default

@@ -180,7 +180,7 @@ fn quick_report_gives_every_contender_a_figure_and_valid_json() {
             k => panic!("evidence of kind {k}"),
         };
         assert_eq!(figures, rounds, "{}: every round's figure", g["goal"]);
-        assert!(g["flagged"].is_boolean() && g["seed"].is_u64());
+        assert!(g["flagged"].is_boolean() && g["busy"].is_boolean() && g["seed"].is_u64());
     }
     for w in workloads {
         if w["suite"] == "disruptor topologies" {

@@ -31,7 +31,12 @@ fn key(goal: &str) -> String {
 /// `verdict median [lo–hi]` of one goal of a report.json.
 fn cell(g: &Value) -> String {
     let verdict = g["verdict"].as_str().unwrap_or("not measured");
-    let flag = if g["flagged"] == true { " ⚑" } else { "" };
+    let flag = match (g["flagged"] == true, g["busy"] == true) {
+        (true, true) => " ⚑ busy",
+        (true, false) => " ⚑",
+        (false, true) => " busy",
+        (false, false) => "",
+    };
     match g["interval"].as_object() {
         Some(i) => format!(
             "{verdict}{flag} {:.2} [{:.2}–{:.2}]",

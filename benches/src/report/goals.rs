@@ -165,7 +165,14 @@ pub struct Goal {
     /// [`floor::MOVED`] (for a workload with no floor row: some floor of the
     /// run did), so the verdict mixes two modes of the machine.
     pub flagged: bool,
+    /// Other processes used more than [`BUSY`] cores' worth of CPU (median
+    /// over the rounds of the workloads behind the goal).
+    pub busy: bool,
 }
+
+/// Cores' worth of other processes' CPU past which a goal's rounds count
+/// as taken on a busy machine.
+pub const BUSY: f64 = 0.2;
 
 fn workload<'a>(ws: &'a [Workload], name: &str) -> Option<&'a Workload> {
     ws.iter().find(|w| w.name == name)
@@ -232,11 +239,13 @@ fn goal(what: String, at_least: bool, target: f64, measured: impl Into<Measure>)
         interval,
         evidence,
         flagged: false,
+        busy: false,
         what,
     }
 }
 
-/// Flags the goals whose verdicts a moved floor puts in doubt.
+/// Flags the goals whose verdicts a moved floor or a busy machine puts in
+/// doubt.
 fn flag(ws: &[Workload], goals: &mut [Goal]) {
     let moved = floor::moved(ws);
     for g in goals {
@@ -248,6 +257,15 @@ fn flag(ws: &[Workload], goals: &mut [Goal]) {
                 Some(f) => f.moved,
                 None => !moved.is_empty(),
             });
+        let loads: Vec<f64> = e
+            .workloads()
+            .iter()
+            .filter_map(|name| workload(ws, name))
+            .flat_map(|w| &w.rows)
+            .flat_map(|r| &r.rounds)
+            .filter_map(|r| r.others_load)
+            .collect();
+        g.busy = !loads.is_empty() && Summary::of(&loads).median > BUSY;
     }
 }
 
@@ -453,6 +471,25 @@ mod tests {
                 ("limit", Kind::Limit, &steady),
             ],
         );
-        assert!(evaluate(&[w]).iter().all(|g| !g.flagged));
+        assert!(evaluate(&[w]).iter().all(|g| !g.flagged && !g.busy));
+    }
+
+    #[test]
+    fn rounds_shared_with_other_processes_mark_the_goal_busy() {
+        let ours = [130.0; 5];
+        let peer = [100.0; 5];
+        let mut w = workload(
+            "round trip",
+            &[
+                ("hotq-spsc", Kind::Ours, &ours),
+                ("rtrb", Kind::Peer, &peer),
+            ],
+        );
+        assert!(evaluate(std::slice::from_ref(&w)).iter().all(|g| !g.busy));
+        for r in w.rows.iter_mut().flat_map(|r| &mut r.rounds) {
+            r.others_load = Some(1.0);
+        }
+        let goals = evaluate(&[w]);
+        assert!(!goals.is_empty() && goals.iter().all(|g| g.busy));
     }
 }

@@ -72,6 +72,7 @@ pub fn render(header: &Header, workloads: &[Workload]) -> Value {
             "verdict": g.verdict.map(|v| v.label()),
             "met": g.verdict.map(|v| v == goals::Verdict::Met),
             "flagged": g.flagged,
+            "busy": g.busy,
             "evidence": g.evidence.as_ref().map(evidence),
         })).collect::<Vec<_>>(),
         "workloads": workloads.iter().map(|w| {

@@ -128,7 +128,7 @@ pub fn table(w: &Workload, st: &WorkloadStats) -> String {
 
 /// Above this many cores' worth of other processes' CPU (median over the
 /// run), the README fragment says the run was not on a quiet machine.
-const BUSY: f64 = 0.2;
+const BUSY: f64 = goals::BUSY;
 
 /// How to read the tables (the README says the same).
 pub const HOW_TO_READ: &str = "How to read it: every contender of a workload runs once per round, \
@@ -145,7 +145,8 @@ the other side, undecided when it straddles the target or fewer than 5 rounds ba
 (`limit`: a cache line bounced or handed over with no queue logic) runs in every round; `of floor` is \
 the median fraction of it a contender reaches in the same round. When a workload's floor moved by \
 more than 2× (max ÷ min over its rounds) the machine changed mode during the run, and the verdicts \
-that rest on it are flagged ⚑. The plots show every round as a dot, marked by the floor's mode in \
+that rest on it are flagged ⚑; those whose rounds shared the machine with other processes (over 0.2 \
+cores' worth, median) are marked busy. The plots show every round as a dot, marked by the floor's mode in \
 that round, with the table's median as a tick. `others' load` is how many cores' worth of CPU other \
 processes used during the contender's runs (from /proc/stat): figures from rounds with load above \
 about 0.2 are suspect, and two-thread throughput is bimodal on small machines (a consumer that keeps \
@@ -175,7 +176,12 @@ pub fn goals_table(goals: &[Goal]) -> String {
                     }
                     Verdict::Undecided => "undecided".to_string(),
                 };
-                let flag = if g.flagged { " ⚑" } else { "" };
+                let flag = match (g.flagged, g.busy) {
+                    (true, true) => " ⚑ busy",
+                    (true, false) => " ⚑",
+                    (false, true) => " busy",
+                    (false, false) => "",
+                };
                 (m, e.rounds().to_string(), format!("{v}{flag}"))
             }
             _ => (
@@ -199,6 +205,12 @@ pub fn goals_table(goals: &[Goal]) -> String {
         count(Verdict::Undecided),
         goals.iter().filter(|g| g.verdict.is_none()).count()
     );
+    if goals.iter().any(|g| g.busy) {
+        let _ = writeln!(
+            s,
+            "\nbusy: other processes used more than {BUSY} cores' worth of CPU (median over the rounds behind this goal): the verdict measures the machine's other work as much as the queues."
+        );
+    }
     if goals.iter().any(|g| g.flagged) {
         let _ = writeln!(
             s,
