@@ -3,7 +3,9 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::rounds::Plan;
+use std::sync::Arc;
+
+use crate::rounds::{Plan, Schedule};
 
 /// Which workloads to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,21 +38,45 @@ pub struct Options {
     pub readme: Option<PathBuf>,
     /// Pin threads to cores where there are enough.
     pub pin: bool,
+    /// The time the whole run's rounds share (`None` for `--quick`, whose
+    /// runs get a fixed 0.02 s each).
+    pub time: Option<Duration>,
+    /// The shared budget of this run, when there is one.
+    pub schedule: Option<Arc<Schedule>>,
+    /// Two report.json files to compare instead of running.
+    pub compare: Option<(PathBuf, PathBuf)>,
 }
+
+/// Rounds per workload by default (see the README's "How to read the
+/// report" for the measurement that chose it).
+pub const DEFAULT_ROUNDS: usize = 25;
+
+/// Items per run at most, by default: high enough that the time budget,
+/// not this cap, sets a run's length for every contender.
+pub const DEFAULT_ITEMS: u64 = 50_000_000;
+
+/// The time every default run's rounds share, calibration included: the
+/// whole run, with thread starts, plots and the slow disruptor shutdowns,
+/// stays under 4 minutes on 2 cores.
+pub const DEFAULT_TIME: Duration = Duration::from_secs(150);
 
 /// The usage text.
 pub const USAGE: &str = "\
-usage: report [--suite spsc|mpmc|disruptor|all] [--rounds N] [--items N] [--quick]
-              [--out DIR] [--readme README.md] [--no-pin]
+usage: report [--suite spsc|mpmc|disruptor|all] [--rounds N] [--items N] [--time S]
+              [--quick] [--out DIR] [--readme README.md] [--no-pin]
+       report --compare A/report.json B/report.json
 
   --suite    which workloads (default all)
-  --rounds   interleaved rounds per workload (default 5; --quick: 2)
-  --items    items per round of a throughput workload (default 4000000; --quick: 20000)
-             (fewer for a contender too slow to move them in 0.15 s)
+  --rounds   interleaved rounds per workload (default 25; --quick: 2)
+  --items    items per run of a throughput workload at most (default 50000000;
+             --quick: 20000); a run gets fewer when its share of --time ends first
+  --time     seconds the whole run's rounds share, calibration included (default
+             150); each workload gets the time left divided by the runs left
   --quick    a smoke run of every workload and contender, in seconds
   --out      where the report goes (default target/hotq-report)
   --readme   also replace the generated tables of this README
-  --no-pin   leave every thread to the scheduler";
+  --no-pin   leave every thread to the scheduler
+  --compare  print two runs' verdicts side by side; exit 1 if any goal's differs";
 
 impl Options {
     /// Parses `args` (without the program name).
@@ -63,7 +89,11 @@ impl Options {
             out: default_out(),
             readme: None,
             pin: true,
+            time: None,
+            schedule: None,
+            compare: None,
         };
+        let mut time = None;
         let mut args = args.into_iter();
         while let Some(a) = args.next() {
             let mut value = |name: &str| args.next().ok_or(format!("{name} needs a value"));
@@ -82,7 +112,13 @@ impl Options {
                 "--quick" => o.quick = true,
                 "--out" => o.out = value("--out")?.into(),
                 "--readme" => o.readme = Some(value("--readme")?.into()),
+                "--time" => time = Some(Duration::from_secs(number(&value("--time")?, "--time")?)),
                 "--no-pin" => o.pin = false,
+                "--compare" => {
+                    let a = value("--compare")?;
+                    let b = args.next().ok_or("--compare needs two report.json files")?;
+                    o.compare = Some((a.into(), b.into()));
+                }
                 // `cargo bench` and test harnesses may pass this one.
                 "--bench" => {}
                 "-h" | "--help" => return Err(String::new()),
@@ -90,21 +126,39 @@ impl Options {
             }
         }
         if o.rounds == 0 {
-            o.rounds = if o.quick { 2 } else { 5 };
+            o.rounds = if o.quick { 2 } else { DEFAULT_ROUNDS };
         }
         if o.items == 0 {
-            o.items = if o.quick { 20_000 } else { 4_000_000 };
+            o.items = if o.quick { 20_000 } else { DEFAULT_ITEMS };
         }
+        o.time = match (time, o.quick) {
+            (Some(t), _) => Some(t),
+            (None, true) => None,
+            (None, false) => Some(DEFAULT_TIME),
+        };
+        o.schedule = o.time.map(Schedule::new);
         Ok(o)
     }
 
     /// How long one run of one contender may take before it gets fewer
-    /// items than the workload's (0.15 s; 0.02 s for `--quick`). With
-    /// about 100 contender-workload pairs, 5 rounds and calibration (at most
-    /// about 3 budgets), even a run where every contender is slow stays
-    /// under 4 minutes.
+    /// items than the workload's, without a shared budget (`--quick`):
+    /// 0.02 s.
     pub fn budget(&self) -> Duration {
-        Duration::from_millis(if self.quick { 20 } else { 150 })
+        Duration::from_millis(20)
+    }
+
+    /// The run's time budget, in words (for the header).
+    pub fn budget_words(&self) -> String {
+        match self.time {
+            Some(t) => format!(
+                "{} s for the whole run, calibration included, shared by every contender's run of every round: each workload gets the time left divided by the runs left; a contender too slow to move the workload's items in its share gets fewer (the `items` column; 1,000 at least)",
+                t.as_secs()
+            ),
+            None => format!(
+                "{:.2} s per run: a contender too slow to move the workload's items in it gets fewer (the `items` column; 1,000 at least)",
+                self.budget().as_secs_f64()
+            ),
+        }
     }
 
     /// The plan of a workload of up to `items` items per run.
@@ -113,6 +167,16 @@ impl Options {
             rounds: self.rounds,
             items,
             budget: self.budget(),
+            schedule: self.schedule.clone(),
+        }
+    }
+
+    /// Runs `run` (every selected suite) under this run's shared budget:
+    /// once to count the workloads, then for real (see [`Schedule`]).
+    pub fn scheduled<T>(&self, mut run: impl FnMut() -> T) -> T {
+        match &self.schedule {
+            Some(s) => s.run(run),
+            None => run(),
         }
     }
 
@@ -151,14 +215,21 @@ mod tests {
         let o = parse("").unwrap();
         assert_eq!(
             (o.suite, o.rounds, o.items, o.quick, o.pin),
-            (Suite::All, 5, 4_000_000, false, true)
+            (Suite::All, DEFAULT_ROUNDS, DEFAULT_ITEMS, false, true)
         );
+        assert_eq!(o.time, Some(DEFAULT_TIME));
+        assert!(o.plan(7).schedule.is_some());
         let o = parse("--quick --suite mpmc --out /tmp/x --no-pin").unwrap();
         assert_eq!(
             (o.suite, o.rounds, o.items, o.pin),
             (Suite::Mpmc, 2, 20_000, false)
         );
         assert_eq!(o.out, PathBuf::from("/tmp/x"));
+        assert!(o.time.is_none() && o.plan(7).schedule.is_none());
+        assert_eq!(
+            parse("--time 30").unwrap().time,
+            Some(Duration::from_secs(30))
+        );
         assert_eq!(parse("--quick --rounds 3 --items 7").unwrap().rounds, 3);
     }
 
@@ -166,6 +237,12 @@ mod tests {
     fn bad_input_is_a_clear_error() {
         assert!(parse("--suite fast").unwrap_err().contains("unknown suite"));
         assert!(parse("--rounds 0").unwrap_err().contains("positive"));
+        assert!(parse("--time 0").unwrap_err().contains("positive"));
+        assert!(parse("--compare a.json").unwrap_err().contains("two"));
+        assert_eq!(
+            parse("--compare a b").unwrap().compare,
+            Some(("a".into(), "b".into()))
+        );
         assert!(parse("--rounds").unwrap_err().contains("needs a value"));
         assert!(
             parse("--frobnicate")

@@ -7,9 +7,32 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use hotq_benches::cli::{Options, USAGE};
-use hotq_benches::report::{header::Header, json, markdown, plot, readme};
+use hotq_benches::report::{compare, goals, header::Header, json, markdown, plot, readme};
 use hotq_benches::rounds::Unit;
 use hotq_benches::{pin, suites};
+
+/// `--compare`: two runs' verdicts side by side; fails when any differs.
+fn compare(a: &std::path::Path, b: &std::path::Path) -> ExitCode {
+    let read = |p: &std::path::Path| -> Result<serde_json::Value, String> {
+        let text = fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", p.display()))
+    };
+    match (read(a), read(b)) {
+        (Ok(x), Ok(y)) => {
+            let (table, same) = compare::compare(&x, &y);
+            print!("{table}");
+            if same {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+        (Err(e), _) | (_, Err(e)) => {
+            eprintln!("report: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
 
 fn main() -> ExitCode {
     // A contender that loses or duplicates an item panics its thread; the
@@ -32,13 +55,23 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if let Some((a, b)) = &o.compare {
+        return compare(a, b);
+    }
     if cfg!(debug_assertions) && !o.quick {
         eprintln!("report: this is a debug build; its figures mean nothing (use --release)");
     }
     pin::configure(o.pin);
     let header = Header::now(pin::cores() >= 2, suites::params(&o));
     let t0 = Instant::now();
-    let workloads = suites::run(&o);
+    let workloads = o.scheduled(|| suites::run(&o));
+    if let Some(s) = &o.schedule {
+        eprintln!(
+            "report: {} runs (contenders × (rounds + calibration)) shared {} s",
+            s.slots(),
+            s.total().as_secs()
+        );
+    }
     eprintln!("report: ran in {:.0} s", t0.elapsed().as_secs_f64());
 
     if let Err(e) = fs::create_dir_all(&o.out) {
@@ -46,17 +79,24 @@ fn main() -> ExitCode {
         return ExitCode::FAILURE;
     }
     let mut plots = Vec::new();
+    let mut draw = |name: String, drawn: Result<(), Box<dyn std::error::Error>>| match drawn {
+        Ok(()) => plots.push(name),
+        Err(e) => eprintln!("report: plot {name}: {e}"),
+    };
+    let goals = goals::evaluate(&workloads);
+    if !goals.is_empty() {
+        let name = plot::GOALS_FILE.to_string();
+        draw(
+            name.clone(),
+            plot::goals(&goals, &workloads, &o.out.join(&name)),
+        );
+    }
     for w in &workloads {
         let name = plot::file_name(w);
-        let path = o.out.join(&name);
-        let drawn = if w.unit == Unit::Nanos {
-            plot::percentiles(w, &path)
-        } else {
-            plot::bars(w, &path)
-        };
-        match drawn {
-            Ok(()) => plots.push(name),
-            Err(e) => eprintln!("report: plot {name}: {e}"),
+        draw(name.clone(), plot::rounds(w, &o.out.join(&name)));
+        if w.unit == Unit::Nanos {
+            let name = plot::percentiles_file_name(w);
+            draw(name.clone(), plot::percentiles(w, &o.out.join(&name)));
         }
     }
     let md = markdown::report(&header, &workloads, &plots);

@@ -1,9 +1,11 @@
 //! Interleaved rounds: every contender of a workload runs once per round,
 //! in an order that rotates each round (A B C, B C A, …), so drift of the
 //! machine hits all alike, and the load of other processes is recorded
-//! beside each figure.
+//! beside each figure; and the one time budget all workloads of a run
+//! share ([`Schedule`]).
 
 use std::io::{IsTerminal, Write};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use hdrhistogram::Histogram;
@@ -123,35 +125,131 @@ pub struct Workload {
 }
 
 /// How many rounds, how many items, how long a run may last.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Plan {
     /// Rounds per workload.
     pub rounds: usize,
     /// Items per run, at most.
     pub items: u64,
-    /// A run of a contender slower than this much work per budget gets
-    /// fewer items, so slow baselines do not dominate the run time.
+    /// How long one run may last when there is no [`Schedule`]: a contender
+    /// slower than this much work per budget gets fewer items, so slow
+    /// baselines do not dominate the run time.
     pub budget: Duration,
+    /// The run's shared time budget; it sets each workload's time per run
+    /// instead of `budget`.
+    pub schedule: Option<Arc<Schedule>>,
+}
+
+/// Runs of one contender's calibration, counted in runs of the workload's
+/// length (it ramps up from 1,000 items, then runs once or twice at the
+/// fitted size; see `calibrate`).
+pub const CALIBRATION_RUNS: u64 = 2;
+
+/// No run is planned shorter than this (a few scheduler ticks; shorter
+/// runs measure the timer and the thread start).
+pub const MIN_RUN: Duration = Duration::from_millis(10);
+
+/// Nor longer than this.
+pub const MAX_RUN: Duration = Duration::from_secs(1);
+
+/// One time budget that every workload of a run shares: the run is first
+/// counted (every workload's contenders × (rounds + calibration), its
+/// *slots*), then each workload, when it starts, gets the time still left
+/// divided by the slots still to run, per run. A workload that overran
+/// (an oversubscribed shape that the scheduler slowed down) shortens the
+/// runs of those after it, so the whole run stays near the budget however
+/// many suites it has.
+#[derive(Debug)]
+pub struct Schedule {
+    total: Duration,
+    state: Mutex<ScheduleState>,
+}
+
+#[derive(Debug, Default)]
+struct ScheduleState {
+    counting: bool,
+    slots: u64,
+    done: u64,
+    start: Option<Instant>,
+}
+
+impl Schedule {
+    /// A budget of `total` for the whole run.
+    pub fn new(total: Duration) -> Arc<Schedule> {
+        Arc::new(Schedule {
+            total,
+            state: Mutex::new(ScheduleState::default()),
+        })
+    }
+
+    /// The whole run's budget.
+    pub fn total(&self) -> Duration {
+        self.total
+    }
+
+    /// Calls `run` twice: first to count its workloads' slots (every
+    /// [`interleave`] returns at once, with no rounds), then for real.
+    pub fn run<T>(&self, mut run: impl FnMut() -> T) -> T {
+        self.state().counting = true;
+        run();
+        {
+            let mut s = self.state();
+            s.counting = false;
+            s.start = Some(Instant::now());
+        }
+        run()
+    }
+
+    /// Slots counted so far (all of them, once [`run`](Schedule::run) has
+    /// counted).
+    pub fn slots(&self) -> u64 {
+        self.state().slots
+    }
+
+    fn state(&self) -> std::sync::MutexGuard<'_, ScheduleState> {
+        self.state
+            .lock()
+            .expect("the schedule is only used by the main thread")
+    }
+
+    /// `Some(())` in the counting pass, after counting `slots`.
+    fn counted(&self, slots: u64) -> Option<()> {
+        let mut s = self.state();
+        s.counting.then(|| s.slots += slots)
+    }
+
+    /// The time per run of a workload of `slots` slots starting now.
+    fn per_run(&self, slots: u64) -> Duration {
+        let s = self.state();
+        let elapsed = s.start.map_or(Duration::ZERO, |t| t.elapsed());
+        let left = s.slots.saturating_sub(s.done).max(slots).max(1);
+        let remaining = self.total.saturating_sub(elapsed);
+        (remaining / left as u32).clamp(MIN_RUN, MAX_RUN)
+    }
+
+    fn finished(&self, slots: u64) {
+        self.state().done += slots;
+    }
 }
 
 /// Items (at most `plan.items`) that `run` gets through in about
-/// `plan.budget`: runs of 1,000, 8,000, … items (results discarded; they
+/// `budget`: runs of 1,000, 8,000, … items (results discarded; they
 /// also warm up caches and the allocator) until one lasts a tenth of the
 /// budget or reaches `plan.items`, then up to two runs at the fitted size
 /// to correct a first guess that a busy machine slowed down.
-fn calibrate(plan: &Plan, run: &mut dyn FnMut(u64) -> Measured) -> u64 {
+fn calibrate(plan: &Plan, budget: Duration, run: &mut dyn FnMut(u64) -> Measured) -> u64 {
     let mut timed = |n: u64| {
         let t0 = Instant::now();
         run(n);
         t0.elapsed().max(Duration::from_nanos(1))
     };
     let fit = |n: u64, took: Duration| {
-        let f = plan.budget.as_secs_f64() / took.as_secs_f64() * n as f64;
+        let f = budget.as_secs_f64() / took.as_secs_f64() * n as f64;
         (f as u64).clamp(n.min(plan.items), plan.items)
     };
     let mut n = plan.items.min(1000);
     let mut took = timed(n);
-    while took < plan.budget / 10 && n < plan.items {
+    while took < budget / 10 && n < plan.items {
         n = (n * 8).min(plan.items);
         took = timed(n);
     }
@@ -161,7 +259,7 @@ fn calibrate(plan: &Plan, run: &mut dyn FnMut(u64) -> Measured) -> u64 {
         }
         n = fit(n, took);
         took = timed(n);
-        if took >= plan.budget / 2 {
+        if took >= budget / 2 {
             break;
         }
     }
@@ -180,6 +278,20 @@ pub fn interleave(
     let rounds = plan.rounds;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let n = entries.len();
+    let slots = n as u64 * (rounds as u64 + CALIBRATION_RUNS);
+    let budget = match &plan.schedule {
+        Some(s) if s.counted(slots).is_some() => {
+            return Workload {
+                suite,
+                name,
+                params,
+                unit,
+                rows: Vec::new(),
+            };
+        }
+        Some(s) => s.per_run(slots),
+        None => plan.budget,
+    };
     let mut rows: Vec<Row> = entries
         .iter()
         .map(|e| Row {
@@ -200,7 +312,7 @@ pub fn interleave(
             rounds,
             &format!("calibrating {}", e.name),
         );
-        row.items = calibrate(&plan, &mut *e.run);
+        row.items = calibrate(&plan, budget, &mut *e.run);
     }
     for r in 0..rounds {
         for i in 0..n {
@@ -215,8 +327,8 @@ pub fn interleave(
             // A machine that got busier than during calibration: later
             // rounds of this contender get fewer items, so one slow phase
             // cannot stretch the whole report.
-            if took > 2 * plan.budget {
-                let fit = plan.budget.as_secs_f64() / took.as_secs_f64() * items as f64;
+            if took > 2 * budget {
+                let fit = budget.as_secs_f64() / took.as_secs_f64() * items as f64;
                 rows[idx].items = (fit as u64).clamp(plan.items.min(1000), items);
             }
             let others_load = before.zip(after).map(|(b, a)| b.others_until(&a, cores));
@@ -247,6 +359,9 @@ pub fn interleave(
     if tty {
         eprint!("\r\x1b[K");
     }
+    if let Some(s) = &plan.schedule {
+        s.finished(slots);
+    }
     Workload {
         suite,
         name,
@@ -269,5 +384,74 @@ fn progress(tty: bool, first: bool, workload: &str, round: usize, rounds: usize,
         let _ = err.flush();
     } else if first {
         let _ = writeln!(err, "[{workload}] round {}/{rounds}", round + 1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+    use std::rc::Rc;
+
+    #[test]
+    fn a_scheduled_run_is_counted_first_and_runs_once() {
+        let s = Schedule::new(Duration::from_secs(2));
+        let calls = Rc::new(Cell::new(0u32));
+        let plan = Plan {
+            rounds: 3,
+            items: 5000,
+            budget: Duration::from_secs(1),
+            schedule: Some(s.clone()),
+        };
+        let mut passes = 0;
+        let w = s.run(|| {
+            passes += 1;
+            let calls = calls.clone();
+            let entries = vec![Entry::new("a", Kind::Ours, move |n| {
+                calls.set(calls.get() + 1);
+                Measured::from(n as f64)
+            })];
+            interleave(
+                "t",
+                "w".into(),
+                String::new(),
+                Unit::MItemsPerSec,
+                plan.clone(),
+                entries,
+            )
+        });
+        assert_eq!(passes, 2);
+        assert_eq!(s.slots(), 3 + CALIBRATION_RUNS);
+        assert_eq!(w.rows[0].rounds.len(), 3, "the real pass ran every round");
+        // The counting pass ran nothing: the calls are calibration (it ramps
+        // 1,000 → 5,000 at once on a run that takes no time) and the rounds.
+        assert!(
+            calls.get() >= 3 && calls.get() <= 3 + 4,
+            "{} runs",
+            calls.get()
+        );
+        assert!(w.rows[0].rounds.iter().all(|r| r.items == 5000));
+    }
+
+    #[test]
+    fn each_workload_gets_the_time_left_over_the_runs_left() {
+        let s = Schedule::new(Duration::from_secs(10));
+        {
+            let mut st = s.state();
+            st.slots = 100;
+            st.start = Some(Instant::now());
+        }
+        let first = s.per_run(10);
+        assert!(first <= Duration::from_millis(100) && first > Duration::from_millis(90));
+        // Half the slots done in no time: the rest get twice as long.
+        s.finished(50);
+        let later = s.per_run(10);
+        assert!(later > Duration::from_millis(180) && later <= Duration::from_millis(200));
+        // Too many runs for the budget: no run is planned shorter than
+        // MIN_RUN (the run then overruns, and says so in its time).
+        s.state().slots = 10_000_000;
+        assert_eq!(s.per_run(10), MIN_RUN);
+        s.state().slots = 51;
+        assert_eq!(s.per_run(1), MAX_RUN);
     }
 }

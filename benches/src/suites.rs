@@ -38,13 +38,7 @@ pub fn params(o: &Options) -> Vec<(String, String)> {
     let p = |k: &str, v: String| (k.to_string(), v);
     vec![
         p("rounds per workload", o.rounds.to_string()),
-        p(
-            "time budget per run",
-            format!(
-                "{:.2} s: a contender too slow to move the workload's items in it gets fewer (the `items` column; 1,000 at least)",
-                o.budget().as_secs_f64()
-            ),
-        ),
+        p("time budget", o.budget_words()),
         p(
             "SPSC throughput",
             format!(
@@ -62,8 +56,9 @@ pub fn params(o: &Options) -> Vec<(String, String)> {
         p(
             "MPMC throughput",
             format!(
-                "up to {} u64 items per round, capacity {CAPACITY}, shapes 1P1C 2P2C 4P4C",
-                o.items
+                "up to {} u64 items per round, capacity {CAPACITY}, shapes 1P1C 2P2C 4P4C; every try-only queue waits with the report's one loop (spin {} tries, then yield on each), the channels in their own send/recv",
+                o.items,
+                crate::wait::SPINS
             ),
         ),
         p(

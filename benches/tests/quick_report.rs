@@ -154,10 +154,53 @@ fn quick_report_gives_every_contender_a_figure_and_valid_json() {
         "latency percentiles"
     );
 
+    // The statistics a reader needs to redo the verdicts: every goal's
+    // per-round figures, its interval and verdict, and each floor per round.
+    let goals = json["goals"].as_array().expect("goals");
+    assert!(!goals.is_empty(), "the quick run answers some goals");
+    for g in goals {
+        let verdict = g["verdict"].as_str().expect("a verdict");
+        assert!(
+            ["met", "missed", "undecided"].contains(&verdict),
+            "{verdict}"
+        );
+        // Two rounds are too few to decide anything.
+        assert_eq!(verdict, "undecided", "{}", g["goal"]);
+        let i = &g["interval"];
+        let (lo, m, hi) = (
+            i["lo"].as_f64().unwrap(),
+            i["median"].as_f64().unwrap(),
+            i["hi"].as_f64().unwrap(),
+        );
+        assert!(lo <= m && m <= hi, "{}: {lo} {m} {hi}", g["goal"]);
+        let e = &g["evidence"];
+        let figures = match e["kind"].as_str().unwrap() {
+            "per_round" => e["ratios"].as_array().unwrap().len(),
+            "medians" => e["a"].as_array().unwrap().len(),
+            k => panic!("evidence of kind {k}"),
+        };
+        assert_eq!(figures, rounds, "{}: every round's figure", g["goal"]);
+        assert!(g["flagged"].is_boolean() && g["busy"].is_boolean() && g["seed"].is_u64());
+    }
+    for w in workloads {
+        if w["suite"] == "disruptor topologies" {
+            assert!(w["floor"].is_null(), "the disruptor suite has no floor row");
+            continue;
+        }
+        let f = &w["floor"];
+        assert_eq!(f["per_round"].as_array().unwrap().len(), rounds);
+        assert_eq!(f["modes"].as_array().unwrap().len(), rounds);
+        assert!(f["spread"].as_f64().unwrap() >= 1.0 && f["moved"].is_boolean());
+    }
+    assert!(json["floor_moved_in"].is_array());
+    assert_eq!(json["bootstrap"]["resamples"], 2000);
+
     for file in [
         "report.md",
         "README-tables.md",
+        "goals.svg",
         "round-trip-latency-round-trip.svg",
+        "round-trip-latency-round-trip-percentiles.svg",
     ] {
         let text =
             std::fs::read_to_string(out.join(file)).unwrap_or_else(|_| panic!("{file} written"));
@@ -173,6 +216,12 @@ fn quick_report_gives_every_contender_a_figure_and_valid_json() {
                 .is_some_and(|x| x == "svg")
         })
         .count();
-    assert_eq!(svgs, workloads.len(), "one plot per workload");
+    assert_eq!(
+        svgs,
+        workloads.len() + 2,
+        "one plot per workload, the round trips' percentiles and the goals"
+    );
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(md.contains("median ratio [95 % interval]") && md.contains("floor per round"));
     let _ = std::fs::remove_dir_all(&out);
 }

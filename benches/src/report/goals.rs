@@ -1,10 +1,146 @@
 //! The performance goals, read off the workloads of this run: each
 //! a per-round ratio (or a ratio of medians, where the two figures come
-//! from different workloads) against its target. Goals, not tests: the
-//! report states where we stand, nothing fails on them.
+//! from different workloads) against its target, decided by the 95 %
+//! bootstrap interval of the median ratio: met when the whole interval is
+//! on the goal's side, missed when it is all on the other, undecided when
+//! it straddles the target. Goals, not tests: the report states where we
+//! stand, nothing fails on them.
 
+use super::bootstrap::{self, Interval};
+use super::floor;
 use crate::rounds::{Row, Workload};
 use crate::summary::Summary;
+
+/// What a goal is read from.
+#[derive(Debug, Clone)]
+pub enum Evidence {
+    /// `a / b` in each round of one workload (paired: both ran in the same
+    /// round, so drift of the machine cancels).
+    PerRound {
+        /// The workload.
+        workload: String,
+        /// One ratio per round, in round order.
+        ratios: Vec<f64>,
+    },
+    /// `median(a) / median(b)` where `a` and `b` come from two workloads
+    /// (their rounds are not paired; each side is resampled on its own).
+    Medians {
+        /// The workloads of `a` and of `b`.
+        workloads: [String; 2],
+        /// `a`'s figure per round.
+        a: Vec<f64>,
+        /// `b`'s figure per round.
+        b: Vec<f64>,
+    },
+    /// A ratio with no rounds behind it (no interval: never decided).
+    Point(Summary),
+}
+
+impl Evidence {
+    /// The workloads the figures come from.
+    pub fn workloads(&self) -> Vec<&str> {
+        match self {
+            Evidence::PerRound { workload, .. } => vec![workload],
+            Evidence::Medians { workloads, .. } => workloads.iter().map(String::as_str).collect(),
+            Evidence::Point(_) => Vec::new(),
+        }
+    }
+
+    /// How many rounds back the ratio (the fewer side's, for two workloads).
+    pub fn rounds(&self) -> usize {
+        match self {
+            Evidence::PerRound { ratios, .. } => ratios.len(),
+            Evidence::Medians { a, b, .. } => a.len().min(b.len()),
+            Evidence::Point(_) => 1,
+        }
+    }
+
+    /// The ratio's median, minimum and maximum: over rounds, or of the
+    /// two medians.
+    pub fn summary(&self) -> Summary {
+        match self {
+            Evidence::PerRound { ratios, .. } => Summary::of(ratios),
+            Evidence::Medians { a, b, .. } => {
+                Summary::of(&[Summary::of(a).median / Summary::of(b).median])
+            }
+            Evidence::Point(s) => *s,
+        }
+    }
+
+    /// The 95 % bootstrap interval of the median ratio (seeded by `seed`).
+    pub fn interval(&self, seed: u64) -> Option<Interval> {
+        match self {
+            Evidence::PerRound { ratios, .. } => Some(bootstrap::median(ratios, seed)),
+            Evidence::Medians { a, b, .. } => Some(bootstrap::ratio_of_medians(a, b, seed)),
+            Evidence::Point(_) => None,
+        }
+    }
+}
+
+/// What the goal's functions accept as evidence: what `per_round` and
+/// `medians` return, or (as goals were first written) a bare summary.
+#[derive(Debug, Clone)]
+pub struct Measure(Option<Evidence>);
+
+impl From<Option<Evidence>> for Measure {
+    fn from(e: Option<Evidence>) -> Self {
+        Measure(e)
+    }
+}
+
+impl From<Option<Summary>> for Measure {
+    fn from(s: Option<Summary>) -> Self {
+        Measure(s.map(Evidence::Point))
+    }
+}
+
+/// Where a goal stands, from the 95 % interval of its median ratio.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// The whole interval is on the goal's side of the target.
+    Met,
+    /// The whole interval is on the wrong side.
+    Missed,
+    /// The interval straddles the target, or too few rounds back it.
+    Undecided,
+}
+
+impl Verdict {
+    /// The name the JSON and the tables use.
+    pub fn label(self) -> &'static str {
+        match self {
+            Verdict::Met => "met",
+            Verdict::Missed => "missed",
+            Verdict::Undecided => "undecided",
+        }
+    }
+}
+
+/// Fewer rounds than this give no verdict: with four, the 95 % interval
+/// of a median cannot be narrower than the rounds' whole range (and covers
+/// less than 95 %).
+pub const MIN_ROUNDS: usize = 5;
+
+/// The verdict of a goal `≥ target` (`at_least`) or `≤ target` whose
+/// median ratio has interval `i` over `rounds` rounds.
+pub fn verdict(at_least: bool, target: f64, i: Option<Interval>, rounds: usize) -> Verdict {
+    let Some(i) = i else {
+        return Verdict::Undecided;
+    };
+    if rounds < MIN_ROUNDS {
+        return Verdict::Undecided;
+    }
+    let (good, bad) = if at_least {
+        (i.lo >= target, i.hi < target)
+    } else {
+        (i.hi <= target, i.lo > target)
+    };
+    match (good, bad) {
+        (true, _) => Verdict::Met,
+        (_, true) => Verdict::Missed,
+        _ => Verdict::Undecided,
+    }
+}
 
 /// One goal and where this run stands.
 #[derive(Debug, Clone)]
@@ -13,11 +149,30 @@ pub struct Goal {
     pub what: String,
     /// The target, e.g. `≥ 1.20`.
     pub target: String,
+    /// Whether the ratio must reach the target (`≥`) or stay under it (`≤`).
+    pub at_least: bool,
+    /// The target's number.
+    pub threshold: f64,
+    /// The figures behind it, if both rows ran.
+    pub evidence: Option<Evidence>,
     /// The measured ratio (median, min–max), if both rows ran.
     pub measured: Option<Summary>,
-    /// Whether the median meets the target.
-    pub met: Option<bool>,
+    /// The 95 % bootstrap interval of the median ratio.
+    pub interval: Option<Interval>,
+    /// `None` when a row is missing.
+    pub verdict: Option<Verdict>,
+    /// The floor of a workload behind the goal moved by more than
+    /// [`floor::MOVED`] (for a workload with no floor row: some floor of the
+    /// run did), so the verdict mixes two modes of the machine.
+    pub flagged: bool,
+    /// Other processes used more than [`BUSY`] cores' worth of CPU (median
+    /// over the rounds of the workloads behind the goal).
+    pub busy: bool,
 }
+
+/// Cores' worth of other processes' CPU past which a goal's rounds count
+/// as taken on a busy machine.
+pub const BUSY: f64 = 0.2;
 
 fn workload<'a>(ws: &'a [Workload], name: &str) -> Option<&'a Workload> {
     ws.iter().find(|w| w.name == name)
@@ -32,15 +187,28 @@ fn figures(r: &Row) -> Vec<f64> {
 }
 
 /// `a / b` per round of one workload.
-fn per_round(w: &Workload, a: &str, b: &str) -> Option<Summary> {
+fn per_round(w: &Workload, a: &str, b: &str) -> Option<Evidence> {
     let (a, b) = (row(w, a)?, row(w, b)?);
-    let v: Vec<f64> = a
+    let ratios: Vec<f64> = a
         .rounds
         .iter()
         .zip(&b.rounds)
         .map(|(x, y)| x.figure / y.figure)
         .collect();
-    (!v.is_empty()).then(|| Summary::of(&v))
+    (!ratios.is_empty()).then(|| Evidence::PerRound {
+        workload: w.name.clone(),
+        ratios,
+    })
+}
+
+/// `median(a of wa) / median(b of wb)`, for two workloads.
+fn medians(wa: &Workload, a: &str, wb: &Workload, b: &str) -> Option<Evidence> {
+    let (a, b) = (figures(row(wa, a)?), figures(row(wb, b)?));
+    (!a.is_empty() && !b.is_empty()).then(|| Evidence::Medians {
+        workloads: [wa.name.clone(), wb.name.clone()],
+        a,
+        b,
+    })
 }
 
 /// Of `names`, the row of `w` with the best (highest) median.
@@ -52,18 +220,52 @@ fn best<'a>(w: &Workload, names: &[&'a str]) -> Option<&'a str> {
         .map(|(n, _)| n)
 }
 
-fn goal(what: String, at_least: bool, target: f64, measured: Option<Summary>) -> Goal {
+/// A goal: `what`'s ratio must be `≥ target` (`at_least`) or `≤ target`.
+/// The bootstrap is seeded by `what`, so a goal's interval is the same for
+/// the same figures in every run.
+fn goal(what: String, at_least: bool, target: f64, measured: impl Into<Measure>) -> Goal {
+    let evidence = measured.into().0;
+    let interval = evidence
+        .as_ref()
+        .and_then(|e| e.interval(bootstrap::seed_of(&what)));
     Goal {
-        what,
         target: format!("{} {target:.2}", if at_least { "≥" } else { "≤" }),
-        met: measured.map(|m| {
-            if at_least {
-                m.median >= target
-            } else {
-                m.median <= target
-            }
-        }),
-        measured,
+        at_least,
+        threshold: target,
+        measured: evidence.as_ref().map(Evidence::summary),
+        verdict: evidence
+            .as_ref()
+            .map(|e| verdict(at_least, target, interval, e.rounds())),
+        interval,
+        evidence,
+        flagged: false,
+        busy: false,
+        what,
+    }
+}
+
+/// Flags the goals whose verdicts a moved floor or a busy machine puts in
+/// doubt.
+fn flag(ws: &[Workload], goals: &mut [Goal]) {
+    let moved = floor::moved(ws);
+    for g in goals {
+        let Some(e) = &g.evidence else { continue };
+        g.flagged = e
+            .workloads()
+            .iter()
+            .any(|name| match workload(ws, name).and_then(floor::of) {
+                Some(f) => f.moved,
+                None => !moved.is_empty(),
+            });
+        let loads: Vec<f64> = e
+            .workloads()
+            .iter()
+            .filter_map(|name| workload(ws, name))
+            .flat_map(|w| &w.rows)
+            .flat_map(|r| &r.rounds)
+            .filter_map(|r| r.others_load)
+            .collect();
+        g.busy = !loads.is_empty() && Summary::of(&loads).median > BUSY;
     }
 }
 
@@ -87,12 +289,7 @@ pub fn evaluate(ws: &[Workload]) -> Vec<Goal> {
             per_round(w, "hotq-spsc", "Mutex<VecDeque>"),
         ));
         for batch in ["cap 1024, batch 16", "cap 1024, batch 256"] {
-            let m = workload(ws, batch).and_then(|b| {
-                let (c, s) = (row(b, "hotq-spsc")?, row(w, "hotq-spsc")?);
-                Some(Summary::of(&[
-                    Summary::of(&figures(c)).median / Summary::of(&figures(s)).median
-                ]))
-            });
+            let m = workload(ws, batch).and_then(|b| medians(b, "hotq-spsc", w, "hotq-spsc"));
             goals.push(goal(
                 format!("SPSC hotq-spsc {batch} ÷ single (medians)"),
                 true,
@@ -120,16 +317,11 @@ pub fn evaluate(ws: &[Workload]) -> Vec<Goal> {
         }
     }
     if let (Some(w4), Some(w2)) = (workload(ws, "4P4C"), workload(ws, "2P2C")) {
-        let m = row(w4, "hotq-mpmc")
-            .zip(row(w2, "hotq-mpmc"))
-            .map(|(a, b)| {
-                Summary::of(&[Summary::of(&figures(a)).median / Summary::of(&figures(b)).median])
-            });
         goals.push(goal(
             "MPMC hotq-mpmc 4P4C ÷ 2P2C (medians)".into(),
             true,
             0.5,
-            m,
+            medians(w4, "hotq-mpmc", w2, "hotq-mpmc"),
         ));
     }
     if let Some(w) = workload(ws, "unicast 1P-1C") {
@@ -161,5 +353,143 @@ pub fn evaluate(ws: &[Workload]) -> Vec<Goal> {
             ));
         }
     }
+    flag(ws, &mut goals);
     goals
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::channel::Kind;
+    use crate::rounds::{Round, Unit};
+
+    fn workload(name: &str, rows: &[(&str, Kind, &[f64])]) -> Workload {
+        Workload {
+            suite: "SPSC throughput",
+            name: name.into(),
+            params: String::new(),
+            unit: Unit::MItemsPerSec,
+            rows: rows
+                .iter()
+                .map(|(n, kind, figs)| Row {
+                    name: n.to_string(),
+                    kind: *kind,
+                    items: 1000,
+                    rounds: figs
+                        .iter()
+                        .map(|&figure| Round {
+                            items: 1000,
+                            figure,
+                            others_load: Some(0.0),
+                            percentiles: None,
+                        })
+                        .collect(),
+                    histogram: None,
+                })
+                .collect(),
+        }
+    }
+
+    fn interval(lo: f64, hi: f64) -> Option<Interval> {
+        Some(Interval {
+            median: (lo + hi) / 2.0,
+            lo,
+            hi,
+        })
+    }
+
+    #[test]
+    fn met_missed_or_undecided_by_where_the_interval_lies() {
+        use Verdict::*;
+        assert_eq!(verdict(true, 1.2, interval(1.21, 1.5), 9), Met);
+        assert_eq!(verdict(true, 1.2, interval(1.2, 1.5), 9), Met);
+        assert_eq!(verdict(true, 1.2, interval(0.9, 1.19), 9), Missed);
+        assert_eq!(verdict(true, 1.2, interval(1.1, 1.3), 9), Undecided);
+        // A ratio of times: lower is better.
+        assert_eq!(verdict(false, 0.9, interval(0.8, 0.89), 9), Met);
+        assert_eq!(verdict(false, 0.9, interval(0.95, 1.1), 9), Missed);
+        assert_eq!(verdict(false, 0.9, interval(0.85, 0.95), 9), Undecided);
+        // Too few rounds or no interval: never decided.
+        assert_eq!(
+            verdict(true, 1.2, interval(2.0, 3.0), MIN_ROUNDS - 1),
+            Undecided
+        );
+        assert_eq!(verdict(true, 1.2, None, 9), Undecided);
+    }
+
+    #[test]
+    fn a_goal_reads_its_verdict_from_the_paired_rounds() {
+        let ours = [130.0, 126.0, 140.0, 128.0, 133.0, 131.0, 129.0];
+        let peer = [100.0, 101.0, 99.0, 102.0, 100.0, 98.0, 100.0];
+        let limit = [800.0, 790.0, 810.0, 805.0, 800.0, 795.0, 802.0];
+        let w = workload(
+            "cap 1024, single",
+            &[
+                ("hotq-spsc", Kind::Ours, &ours),
+                ("rtrb", Kind::Peer, &peer),
+                ("limit", Kind::Limit, &limit),
+            ],
+        );
+        let g = goal("x".into(), true, 1.2, per_round(&w, "hotq-spsc", "rtrb"));
+        assert_eq!(g.verdict, Some(Verdict::Met), "{g:?}");
+        let g = goal("x".into(), true, 1.3, per_round(&w, "hotq-spsc", "rtrb"));
+        assert_eq!(g.verdict, Some(Verdict::Undecided), "{g:?}");
+        let g = goal("x".into(), true, 1.5, per_round(&w, "hotq-spsc", "rtrb"));
+        assert_eq!(g.verdict, Some(Verdict::Missed), "{g:?}");
+        let g = goal("x".into(), true, 1.2, per_round(&w, "hotq-spsc", "nobody"));
+        assert_eq!((g.verdict, g.measured.is_none()), (None, true));
+        // The older form, a bare summary, is accepted and never decided.
+        let g = goal("x".into(), true, 1.2, Some(Summary::of(&[2.0])));
+        assert_eq!(g.verdict, Some(Verdict::Undecided));
+    }
+
+    #[test]
+    fn a_floor_that_moved_flags_the_goals_of_its_run() {
+        let ours = [301.0, 264.0, 73.0, 45.0, 73.0];
+        let peer = [263.0, 271.0, 233.0, 68.0, 66.0];
+        let fell = [888.0, 870.0, 280.0, 281.0, 279.0];
+        let w = workload(
+            "cap 1024, single",
+            &[
+                ("hotq-spsc", Kind::Ours, &ours),
+                ("rtrb", Kind::Peer, &peer),
+                ("ringbuf", Kind::Peer, &peer),
+                ("Mutex<VecDeque>", Kind::Baseline, &peer),
+                ("limit", Kind::Limit, &fell),
+            ],
+        );
+        let goals = evaluate(&[w]);
+        let measured: Vec<&Goal> = goals.iter().filter(|g| g.evidence.is_some()).collect();
+        assert!(!measured.is_empty());
+        assert!(measured.iter().all(|g| g.flagged), "{goals:?}");
+        let steady = [800.0, 790.0, 810.0, 805.0, 800.0];
+        let w = workload(
+            "cap 1024, single",
+            &[
+                ("hotq-spsc", Kind::Ours, &ours),
+                ("rtrb", Kind::Peer, &peer),
+                ("limit", Kind::Limit, &steady),
+            ],
+        );
+        assert!(evaluate(&[w]).iter().all(|g| !g.flagged && !g.busy));
+    }
+
+    #[test]
+    fn rounds_shared_with_other_processes_mark_the_goal_busy() {
+        let ours = [130.0; 5];
+        let peer = [100.0; 5];
+        let mut w = workload(
+            "round trip",
+            &[
+                ("hotq-spsc", Kind::Ours, &ours),
+                ("rtrb", Kind::Peer, &peer),
+            ],
+        );
+        assert!(evaluate(std::slice::from_ref(&w)).iter().all(|g| !g.busy));
+        for r in w.rows.iter_mut().flat_map(|r| &mut r.rounds) {
+            r.others_load = Some(1.0);
+        }
+        let goals = evaluate(&[w]);
+        assert!(!goals.is_empty() && goals.iter().all(|g| g.busy));
+    }
 }

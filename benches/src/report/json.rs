@@ -1,10 +1,13 @@
-//! `report.json`: the header, and every round's raw figure and load.
+//! `report.json`: the header, every round's raw figure and load, each
+//! workload's floor per round, and each goal's ratios, interval and verdict
+//! (with the bootstrap's parameters and seed, so a reader can redo them).
 
 use serde_json::{Value, json};
 
-use super::goals;
+use super::goals::{self, Evidence};
 use super::header::{CRATE_VERSIONS, Header};
 use super::stats;
+use super::{bootstrap, floor};
 use crate::rounds::Workload;
 use crate::summary::Summary;
 
@@ -13,6 +16,19 @@ fn summary(s: Option<Summary>) -> Value {
         Value::Null,
         |s| json!({"median": s.median, "min": s.min, "max": s.max}),
     )
+}
+
+/// The figures a goal's interval was computed from.
+fn evidence(e: &Evidence) -> Value {
+    match e {
+        Evidence::PerRound { workload, ratios } => {
+            json!({"kind": "per_round", "workload": workload, "ratios": ratios})
+        }
+        Evidence::Medians { workloads, a, b } => {
+            json!({"kind": "medians", "workloads": workloads, "a": a, "b": b})
+        }
+        Evidence::Point(s) => json!({"kind": "point", "value": s.median}),
+    }
 }
 
 /// The whole report as JSON.
@@ -37,15 +53,41 @@ pub fn render(header: &Header, workloads: &[Workload]) -> Value {
             "crates": versions,
             "params": params,
         },
+        "bootstrap": {
+            "method": "percentile bootstrap of the median; SplitMix64 seeded with the FNV-1a hash of the goal's text",
+            "resamples": bootstrap::RESAMPLES,
+            "level": bootstrap::LEVEL,
+            "min_rounds_for_a_verdict": goals::MIN_ROUNDS,
+        },
+        "floor_moved_factor": floor::MOVED,
+        "floor_moved_in": floor::moved(workloads).iter().map(|(n, _)| *n).collect::<Vec<_>>(),
         "goals": goals::evaluate(workloads).iter().map(|g| json!({
             "goal": g.what,
             "target": g.target,
+            "at_least": g.at_least,
+            "threshold": g.threshold,
             "measured": summary(g.measured),
-            "met": g.met,
+            "interval": g.interval.map(|i| json!({"median": i.median, "lo": i.lo, "hi": i.hi})),
+            "seed": bootstrap::seed_of(&g.what),
+            "verdict": g.verdict.map(|v| v.label()),
+            "met": g.verdict.map(|v| v == goals::Verdict::Met),
+            "flagged": g.flagged,
+            "busy": g.busy,
+            "evidence": g.evidence.as_ref().map(evidence),
         })).collect::<Vec<_>>(),
         "workloads": workloads.iter().map(|w| {
             let st = stats::of(w);
+            let n = w.rows.len();
             json!({
+                "floor": floor::of(w).map(|f| json!({
+                    "per_round": f.per_round,
+                    "median": f.summary.median,
+                    "min": f.summary.min,
+                    "max": f.summary.max,
+                    "spread": f.spread,
+                    "moved": f.moved,
+                    "modes": f.modes.iter().map(|m| m.label()).collect::<Vec<_>>(),
+                })),
                 "suite": w.suite,
                 "name": w.name,
                 "params": w.params,
@@ -53,7 +95,7 @@ pub fn render(header: &Header, workloads: &[Workload]) -> Value {
                 "higher_is_better": w.unit.higher_is_better(),
                 "baseline": st.baseline,
                 "best_peer": st.best_peer,
-                "rows": w.rows.iter().zip(&st.rows).map(|(row, s)| json!({
+                "rows": w.rows.iter().zip(&st.rows).enumerate().map(|(i, (row, s))| json!({
                     "name": row.name,
                     "kind": row.kind.label(),
 
@@ -65,7 +107,11 @@ pub fn render(header: &Header, workloads: &[Workload]) -> Value {
                     "percentiles": s.percentiles.map(|[p50, p99, p999]| json!({
                         "p50": p50, "p99": p99, "p99.9": p999,
                     })),
-                    "rounds": row.rounds.iter().map(|r| json!({
+                    "rounds": row.rounds.iter().enumerate().map(|(k, r)| json!({
+                        "round": k,
+                        // Contender `i` runs at position `(i - k) mod n` of
+                        // round `k` (the order rotates each round).
+                        "position": (i + n - k % n) % n,
                         "items": r.items,
                         "figure": r.figure,
                         "others_load": r.others_load,

@@ -3,7 +3,8 @@
 
 use std::fmt::Write;
 
-use super::goals::{self, Goal};
+use super::floor;
+use super::goals::{self, Goal, Verdict};
 use super::header::{CRATE_VERSIONS, Header};
 use super::stats::{self, RowStats, WorkloadStats};
 use crate::channel::Kind;
@@ -127,41 +128,165 @@ pub fn table(w: &Workload, st: &WorkloadStats) -> String {
 
 /// Above this many cores' worth of other processes' CPU (median over the
 /// run), the README fragment says the run was not on a quiet machine.
-const BUSY: f64 = 0.2;
+const BUSY: f64 = goals::BUSY;
 
-/// How to read the tables (the README quotes the same paragraph).
+/// How to read the tables (the README says the same).
 pub const HOW_TO_READ: &str = "How to read it: every contender of a workload runs once per round, \
-in an order that rotates each round, so drift of the machine hits all alike. A figure is the \
-median over rounds with the minimum and maximum in brackets. The ratios are computed per round \
-(each contender against the baseline, `Mutex<VecDeque>` or for the disruptor suite \
-crossbeam-channel arcs, and against the best peer, the peer crate with the best median, in the \
-same round) and then summarised as the median ratio: above 1 is faster for throughput; for round \
-trips the ratio is of times, so below 1 is faster. `of floor` is the median fraction of the \
-physical floor (`limit`: a cache line bounced or handed over with no queue logic) the contender \
-reaches in the same round. `others' load` is how many cores' worth of CPU other processes used \
-during the contender's runs (from /proc/stat): figures from rounds with load above about 0.2 are \
-suspect, and two-thread throughput is bimodal on small machines (a consumer that keeps pace pays \
-a cache miss per item, one that falls behind reads in runs), so trust per-round ratios and round \
-trips over absolute throughput.";
+in an order that rotates each round, so drift of the machine hits all alike; all rounds of the run \
+share one time budget. A figure is the median over rounds with the minimum and maximum in \
+brackets. The ratios are computed per round (each contender against the baseline, \
+`Mutex<VecDeque>` or for the disruptor suite crossbeam-channel arcs, and against the best peer, the \
+peer crate with the best median, in the same round) and then summarised as the median ratio: above \
+1 is faster for throughput; for round trips the ratio is of times, so below 1 is faster. A goal's \
+verdict comes from the 95 % interval of its median ratio (a bootstrap of the per-round ratios, \
+2,000 resamples, seeded by the goal's text; a ratio of two workloads' medians resamples each side): \
+**met** when the whole interval is on the goal's side of the target, **missed** when it is all on \
+the other side, undecided when it straddles the target or fewer than 5 rounds back it. The floor \
+(`limit`: a cache line bounced or handed over with no queue logic) runs in every round; `of floor` is \
+the median fraction of it a contender reaches in the same round. When a workload's floor moved by \
+more than 2× (max ÷ min over its rounds) the machine changed mode during the run, and the verdicts \
+that rest on it are flagged ⚑; those whose rounds shared the machine with other processes (over 0.2 \
+cores' worth, median) are marked busy. The plots show every round as a dot, marked by the floor's mode in \
+that round, with the table's median as a tick. `others' load` is how many cores' worth of CPU other \
+processes used during the contender's runs (from /proc/stat): figures from rounds with load above \
+about 0.2 are suspect, and two-thread throughput is bimodal on small machines (a consumer that keeps \
+pace pays a cache miss per item, one that falls behind reads in runs), so trust intervals of \
+per-round ratios over absolute throughput.";
 
 /// The issue's performance goals and where this run stands.
 pub fn goals_table(goals: &[Goal]) -> String {
     let mut s = String::new();
-    let _ = writeln!(s, "| goal | target | measured: median (min–max) | met |");
-    let _ = writeln!(s, "|---|---|---|---|");
+    let _ = writeln!(
+        s,
+        "| goal | target | median ratio [95 % interval] | rounds | verdict |"
+    );
+    let _ = writeln!(s, "|---|---|---|---|---|");
     for g in goals {
-        let (m, met) = match (g.measured, g.met) {
-            (Some(m), Some(met)) => (format!("{m:.2}"), if met { "yes" } else { "**no**" }),
-            _ => ("not measured (a row is missing)".into(), "—"),
+        let (m, rounds, verdict) = match (&g.evidence, g.verdict) {
+            (Some(e), Some(v)) => {
+                let m = match g.interval {
+                    Some(i) => format!("{:.2} [{:.2}–{:.2}]", i.median, i.lo, i.hi),
+                    None => format!("{:.2} (no interval)", e.summary().median),
+                };
+                let v = match v {
+                    Verdict::Met => "met".to_string(),
+                    Verdict::Missed => "**missed**".to_string(),
+                    Verdict::Undecided if e.rounds() < goals::MIN_ROUNDS => {
+                        format!("undecided (under {} rounds)", goals::MIN_ROUNDS)
+                    }
+                    Verdict::Undecided => "undecided".to_string(),
+                };
+                let flag = match (g.flagged, g.busy) {
+                    (true, true) => " ⚑ busy",
+                    (true, false) => " ⚑",
+                    (false, true) => " busy",
+                    (false, false) => "",
+                };
+                (m, e.rounds().to_string(), format!("{v}{flag}"))
+            }
+            _ => (
+                "not measured (a row is missing)".into(),
+                "—".into(),
+                "—".into(),
+            ),
         };
-        let _ = writeln!(s, "| {} | {} | {m} | {met} |", g.what, g.target);
+        let _ = writeln!(
+            s,
+            "| {} | {} | {m} | {rounds} | {verdict} |",
+            g.what, g.target
+        );
+    }
+    let count = |v: Verdict| goals.iter().filter(|g| g.verdict == Some(v)).count();
+    let _ = writeln!(
+        s,
+        "\n{} met, {} missed, {} undecided, {} not measured.",
+        count(Verdict::Met),
+        count(Verdict::Missed),
+        count(Verdict::Undecided),
+        goals.iter().filter(|g| g.verdict.is_none()).count()
+    );
+    if goals.iter().any(|g| g.busy) {
+        let _ = writeln!(
+            s,
+            "\nbusy: other processes used more than {BUSY} cores' worth of CPU (median over the rounds behind this goal): the verdict measures the machine's other work as much as the queues."
+        );
+    }
+    if goals.iter().any(|g| g.flagged) {
+        let _ = writeln!(
+            s,
+            "\n⚑ the machine's floor moved more than {}× within a workload behind this goal (see the floors above): its rounds mix two modes of the machine, so rerun before trusting the verdict.",
+            floor::MOVED
+        );
     }
     s
+}
+
+/// The floors of the run: each workload's `limit` figure per round, its
+/// spread, and a warning when it moved by more than [`floor::MOVED`].
+pub fn floors(workloads: &[Workload]) -> String {
+    let mut s = String::new();
+    let all: Vec<(&Workload, floor::Floor)> = workloads
+        .iter()
+        .filter_map(|w| Some((w, floor::of(w)?)))
+        .collect();
+    if all.is_empty() {
+        return s;
+    }
+    let moved: Vec<String> = all
+        .iter()
+        .filter(|(_, f)| f.moved)
+        .map(|(w, f)| {
+            format!(
+                "{} ({:.*}–{:.*} {}, {:.1}×)",
+                w.name,
+                precision(w.unit, f.summary.min),
+                f.summary.min,
+                precision(w.unit, f.summary.max),
+                f.summary.max,
+                w.unit.label(),
+                f.spread
+            )
+        })
+        .collect();
+    if moved.is_empty() {
+        let worst = all.iter().map(|(_, f)| f.spread).fold(1.0, f64::max);
+        let _ = writeln!(
+            s,
+            "- floor (`limit` rows, measured in every round): steady, each workload's within {worst:.2}× (max ÷ min over its rounds; {}× would flag the run)",
+            floor::MOVED
+        );
+    } else {
+        let _ = writeln!(
+            s,
+            "- **the floor moved more than {}× within this run**, in {}: the machine changed mode during the run (a pair of cores that keeps pace, then one that falls behind; or another process), so its verdicts are flagged ⚑. Rerun on a quiet machine.",
+            floor::MOVED,
+            moved.join("; ")
+        );
+    }
+    s
+}
+
+/// One line under a workload's table: its floor round by round.
+fn floor_line(w: &Workload) -> Option<String> {
+    let f = floor::of(w)?;
+    let rounds: Vec<String> = f
+        .per_round
+        .iter()
+        .map(|&v| format!("{v:.*}", precision(w.unit, v)))
+        .collect();
+    Some(format!(
+        "floor per round ({}): {}; spread {:.2}×{}\n",
+        w.unit.label(),
+        rounds.join(", "),
+        f.spread,
+        if f.moved { ", **moved**" } else { "" }
+    ))
 }
 
 /// The full report.
 pub fn report(h: &Header, workloads: &[Workload], plots: &[String]) -> String {
     let mut s = header(h);
+    s.push_str(&floors(workloads));
     let _ = writeln!(s, "\n{HOW_TO_READ}\n");
     let goals = goals::evaluate(workloads);
     if !goals.is_empty() {
@@ -174,6 +299,9 @@ pub fn report(h: &Header, workloads: &[Workload], plots: &[String]) -> String {
             let _ = writeln!(s, "## {suite}\n");
         }
         let _ = writeln!(s, "{}", table(w, &stats::of(w)));
+        if let Some(line) = floor_line(w) {
+            let _ = writeln!(s, "{line}");
+        }
     }
     if !plots.is_empty() {
         let _ = writeln!(s, "## plots\n");
@@ -207,6 +335,10 @@ pub fn readme(h: &Header, workloads: &[Workload]) -> String {
                 "**This run shared the machine**: other processes used {load:.2} cores' worth of CPU (median, min–max over runs). Read its figures as a functional check, not a measurement; regenerate on a quiet machine.\n"
             );
         }
+    }
+    let floors = floors(workloads);
+    if !floors.is_empty() {
+        let _ = writeln!(s, "{floors}");
     }
     let goals = goals::evaluate(workloads);
     if !goals.is_empty() {

@@ -1,10 +1,15 @@
-//! SVG plots: per throughput workload, bars of the median with min–max
-//! whiskers; for the round trips, each contender's latency percentiles.
+//! SVG plots that say what the tables say: per workload, every round of
+//! every contender (the table's median is the tick among them), each round
+//! marked by the mode the machine's floor was in; the goals with their
+//! intervals and per-round ratios; for the round trips also each
+//! contender's latency percentiles over all rounds.
 
 use std::path::Path;
 
 use plotters::prelude::*;
 
+use super::floor::{self, Mode};
+use super::goals::{Evidence, Goal, Verdict};
 use super::stats;
 use crate::rounds::{Unit, Workload};
 
@@ -19,50 +24,240 @@ pub fn file_name(w: &Workload) -> String {
     format!("{}.svg", words.join("-"))
 }
 
+/// The file of a latency workload's percentile plot.
+pub fn percentiles_file_name(w: &Workload) -> String {
+    file_name(w).replace(".svg", "-percentiles.svg")
+}
+
+/// The file of the goals plot.
+pub const GOALS_FILE: &str = "goals.svg";
+
 type Res = Result<(), Box<dyn std::error::Error>>;
 
-/// Horizontal bars, one per contender, with min–max whiskers.
-pub fn bars(w: &Workload, path: &Path) -> Res {
+/// How a round's dot is drawn: by the mode the workload's floor was in
+/// during that round, so rounds of a machine that changed mode stand apart
+/// instead of blending into one median.
+fn marker(mode: Mode) -> (RGBColor, bool) {
+    match mode {
+        Mode::Steady => (RGBColor(40, 90, 170), true),
+        Mode::Fast => (RGBColor(30, 140, 60), true),
+        Mode::Slow => (RGBColor(200, 60, 40), false),
+    }
+}
+
+/// The legend's text for a mode.
+fn mode_label(mode: Mode) -> &'static str {
+    match mode {
+        Mode::Steady => "a round (floor steady)",
+        Mode::Fast => "a round with the floor in its fast mode",
+        Mode::Slow => "a round with the floor in its slow mode",
+    }
+}
+
+/// A log axis that holds every value of `v` (all positive).
+fn log_range(v: impl Iterator<Item = f64>) -> std::ops::Range<f64> {
+    let (lo, hi) = v
+        .filter(|x| x.is_finite() && *x > 0.0)
+        .fold((f64::MAX, f64::MIN_POSITIVE), |(lo, hi), x| {
+            (lo.min(x), hi.max(x))
+        });
+    if lo > hi {
+        return 0.1..10.0;
+    }
+    lo / 1.3..hi * 1.3
+}
+
+/// Every round of every contender as a dot on a log axis, one line per
+/// contender, the median (the table's figure) as a tick, each dot marked by
+/// the floor's mode in that round.
+pub fn rounds(w: &Workload, path: &Path) -> Res {
     let st = stats::of(w);
+    let modes = floor::of(w).map(|f| f.modes);
+    let mode = |k: usize| {
+        modes
+            .as_ref()
+            .and_then(|m| m.get(k).copied())
+            .unwrap_or(Mode::Steady)
+    };
     let n = w.rows.len();
-    let max = st.rows.iter().map(|r| r.figure.max).fold(0.0, f64::max) * 1.1;
-    let root = SVGBackend::new(path, (900, 60 + 32 * n as u32)).into_drawing_area();
+    let x = log_range(
+        w.rows
+            .iter()
+            .flat_map(|r| r.rounds.iter().map(|x| x.figure)),
+    );
+    // Two empty lines at the top hold the legend.
+    let root = SVGBackend::new(path, (900, 120 + 32 * n as u32)).into_drawing_area();
     root.fill(&WHITE)?;
     let names: Vec<String> = w.rows.iter().map(|r| r.name.clone()).collect();
     let mut chart = ChartBuilder::on(&root)
         .caption(
-            format!("{} ({})", w.name, w.unit.label()),
+            format!(
+                "{}: every round ({}, log scale; tick = median)",
+                w.name,
+                w.unit.label()
+            ),
             ("sans-serif", 18),
         )
         .margin(10)
         .x_label_area_size(30)
         .y_label_area_size(190)
-        .build_cartesian_2d(0.0..max.max(1e-9), (0..n).into_segmented())?;
+        .build_cartesian_2d(x.log_scale(), (0..n + 1).into_segmented())?;
     chart
         .configure_mesh()
         .disable_y_mesh()
-        .y_labels(n)
+        .y_labels(n + 2)
         .y_label_formatter(&|v| match v {
             SegmentValue::CenterOf(i) => names.get(*i).cloned().unwrap_or_default(),
             _ => String::new(),
         })
         .draw()?;
-    for (i, rs) in st.rows.iter().enumerate() {
-        let color = Palette99::pick(i).mix(0.8);
-        chart.draw_series(std::iter::once(Rectangle::new(
-            [
-                (0.0, SegmentValue::Exact(i)),
+    for m in [Mode::Steady, Mode::Fast, Mode::Slow] {
+        let (color, filled) = marker(m);
+        let dots: Vec<(f64, usize)> = w
+            .rows
+            .iter()
+            .enumerate()
+            .flat_map(|(i, r)| {
+                r.rounds
+                    .iter()
+                    .enumerate()
+                    .filter(|&(k, _)| mode(k) == m)
+                    .map(move |(_, x)| (x.figure, i))
+            })
+            .collect();
+        if dots.is_empty() {
+            continue;
+        }
+        let style = if filled {
+            color.filled()
+        } else {
+            color.stroke_width(2)
+        };
+        chart
+            .draw_series(
+                dots.into_iter()
+                    .map(|(f, i)| Circle::new((f, SegmentValue::CenterOf(i)), 4, style)),
+            )?
+            .label(mode_label(m))
+            .legend(move |(x, y)| Circle::new((x + 10, y), 4, style));
+    }
+    chart.draw_series(st.rows.iter().enumerate().map(|(i, rs)| {
+        PathElement::new(
+            vec![
+                (rs.figure.median, SegmentValue::Exact(i)),
                 (rs.figure.median, SegmentValue::Exact(i + 1)),
             ],
-            color.filled(),
+            BLACK.stroke_width(2),
+        )
+    }))?;
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .position(SeriesLabelPosition::UpperRight)
+        .draw()?;
+    root.present()?;
+    Ok(())
+}
+
+/// The goals as the table decides them: per goal, the 95 % interval of the
+/// median ratio as a bar and each round's ratio as a dot (marked by the
+/// floor's mode), on one log axis of `ratio ÷ target`, turned so that right
+/// of the line at 1 is the goal's side (`≤` goals are drawn as target ÷
+/// ratio). A goal is met when its whole bar is right of the line.
+pub fn goals(goals: &[Goal], ws: &[Workload], path: &Path) -> Res {
+    let shown: Vec<&Goal> = goals.iter().filter(|g| g.interval.is_some()).collect();
+    let n = shown.len().max(1);
+    let turn = |g: &Goal, r: f64| {
+        if g.at_least {
+            r / g.threshold
+        } else {
+            g.threshold / r
+        }
+    };
+    let per_round = |g: &Goal| -> Vec<(f64, Mode)> {
+        let Some(Evidence::PerRound { workload, ratios }) = &g.evidence else {
+            return Vec::new();
+        };
+        let modes = ws
+            .iter()
+            .find(|w| &w.name == workload)
+            .and_then(floor::of)
+            .map(|f| f.modes);
+        ratios
+            .iter()
+            .enumerate()
+            .map(|(k, &r)| {
+                let m = modes.as_ref().and_then(|m| m.get(k).copied());
+                (turn(g, r), m.unwrap_or(Mode::Steady))
+            })
+            .collect()
+    };
+    let x = log_range(shown.iter().flat_map(|g| {
+        let i = g.interval.expect("shown goals have intervals");
+        let mut v = vec![turn(g, i.lo), turn(g, i.hi), 1.0];
+        v.extend(per_round(g).into_iter().map(|(r, _)| r));
+        v
+    }));
+    let root = SVGBackend::new(path, (1100, 90 + 34 * n as u32)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let names: Vec<String> = shown
+        .iter()
+        .map(|g| format!("{} {}", g.what, g.target))
+        .collect();
+    let mut chart = ChartBuilder::on(&root)
+        .caption(
+            "goals: ratio ÷ target (log scale; right of 1 = the goal's side; bar = 95 % interval of the median)",
+            ("sans-serif", 16),
+        )
+        .margin(10)
+        .x_label_area_size(30)
+        .y_label_area_size(520)
+        .build_cartesian_2d(x.log_scale(), (0..n).into_segmented())?;
+    chart
+        .configure_mesh()
+        .disable_y_mesh()
+        .y_labels(n)
+        .y_label_style(("sans-serif", 11))
+        .y_label_formatter(&|v| match v {
+            SegmentValue::CenterOf(i) => names.get(*i).cloned().unwrap_or_default(),
+            _ => String::new(),
+        })
+        .draw()?;
+    chart.draw_series(std::iter::once(PathElement::new(
+        vec![(1.0, SegmentValue::Exact(0)), (1.0, SegmentValue::Exact(n))],
+        BLACK.stroke_width(1),
+    )))?;
+    for (i, g) in shown.iter().enumerate() {
+        let iv = g.interval.expect("shown goals have intervals");
+        let color = match g.verdict {
+            Some(Verdict::Met) => RGBColor(30, 140, 60),
+            Some(Verdict::Missed) => RGBColor(200, 60, 40),
+            _ => RGBColor(150, 150, 150),
+        };
+        chart.draw_series(std::iter::once(PathElement::new(
+            vec![
+                (turn(g, iv.lo), SegmentValue::CenterOf(i)),
+                (turn(g, iv.hi), SegmentValue::CenterOf(i)),
+            ],
+            color.mix(0.6).stroke_width(8),
         )))?;
         chart.draw_series(std::iter::once(PathElement::new(
             vec![
-                (rs.figure.min, SegmentValue::CenterOf(i)),
-                (rs.figure.max, SegmentValue::CenterOf(i)),
+                (turn(g, iv.median), SegmentValue::Exact(i)),
+                (turn(g, iv.median), SegmentValue::Exact(i + 1)),
             ],
             BLACK.stroke_width(2),
         )))?;
+        chart.draw_series(per_round(g).into_iter().map(|(r, m)| {
+            let (c, filled) = marker(m);
+            let style = if filled {
+                c.filled()
+            } else {
+                c.stroke_width(2)
+            };
+            Circle::new((r, SegmentValue::CenterOf(i)), 3, style)
+        }))?;
     }
     root.present()?;
     Ok(())

@@ -6,6 +6,14 @@
 //! per consumer: everything sent before is ahead of the markers, and each
 //! consumer stops at its first, so the markers need no shared counter per
 //! item and blocking receives work too.
+//!
+//! How the threads wait: every producer and consumer calls the contender's
+//! `send`/`recv` once per item and nothing else. A try-only queue's adapter
+//! retries through [`crate::wait::until`], the report's one wait loop
+//! (spin 64 tries, then yield on every try); a blocking channel waits in
+//! its own call. So hotq-mpmc and `ArrayQueue` meet the same caller, the
+//! loop a user writes around a try-only queue, and a ratio between them is
+//! the queues' difference, not their waits'.
 
 use std::sync::Barrier;
 use std::sync::atomic::{AtomicU64, Ordering};

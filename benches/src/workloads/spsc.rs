@@ -64,7 +64,10 @@ fn produce<C: Channel>(mut tx: C::Tx, items: u64, ops: Ops) {
                 while sent < n {
                     match C::send_slice(&mut tx, &buf[sent..n]) {
                         0 => backoff.snooze(),
-                        k => sent += k,
+                        k => {
+                            sent += k;
+                            backoff = Backoff::new();
+                        }
                     }
                 }
                 next += n as u64;
@@ -96,6 +99,8 @@ fn consume<C: Channel>(mut rx: C::Rx, items: u64, ops: Ops) -> u64 {
                 match C::recv_slice(&mut rx, &mut buf[..want]) {
                     0 => backoff.snooze(),
                     k => {
+                        // This wait is over: the next one spins first again.
+                        backoff = Backoff::new();
                         for &v in &buf[..k] {
                             check(next, v);
                             next += 1;
