@@ -42,9 +42,12 @@
 //!   of producers. Code generic over `P: `[`Producer`]`<E>` takes either.
 //! - Each consumer is a batch event processor on its own thread, behind a
 //!   sequence barrier: the first stage waits on the published events, a
-//!   later stage on every consumer of the stage before ([`Builder::then`]).
+//!   later stage on every consumer of the stage before ([`Builder::then`]),
+//!   or on the consumers it names ([`Builder::after`]: any acyclic graph).
 //!   A handler gets every available event in one batch, with
-//!   `end_of_batch` on the last. The producers are gated on the last stage.
+//!   `end_of_batch` on the last. The producers are gated on the leaves of
+//!   the graph. The build refuses a cycle and a mutable handler that
+//!   another consumer could read beside.
 //! - [`wait`] strategies per handler. [`Blocking`](wait::Blocking) parks on
 //!   a condition variable with a fence-based protocol that cannot lose a
 //!   wake-up (spelled out in its source).
@@ -68,6 +71,8 @@
 //! | multicast 1P-3C | `.handle_events_with(a).handle_events_with(b).handle_events_with(c)` |
 //! | pipeline 1P-3C | `.handle_events_with(a).then().handle_events_with(b).then().handle_events_with(c)` |
 //! | diamond | `.handle_events_with(a).handle_events_with(b).then().handle_events_with(c)` |
+//! | any graph | `.named("a").handle_events_with(a).named("b").handle_events_with(b)`<br>`.after(["a"]).named("c").handle_events_with(c).after(["b"]).named("d").handle_events_with(d)`<br>`.after(["c", "d"]).handle_events_with(e)` |
+//! | independent chains | `.handle_events_with(a).then().handle_events_with(b).new_chain().handle_events_with(c)` |
 
 #![warn(missing_docs)]
 
@@ -78,6 +83,7 @@ mod builder;
 mod control;
 mod error;
 mod gate;
+mod graph;
 mod handler;
 mod panic_policy;
 mod poller;

@@ -36,23 +36,27 @@ use crate::sync::{Arc, OnceLock, Ordering};
 /// ```
 pub struct EventPoller<E> {
     /// Set by the build; empty before (a poll then finds nothing).
-    shared: Arc<OnceLock<Arc<Shared<E>>>>,
+    link: Arc<OnceLock<PollerLink<E>>>,
     /// The last event this poller handled (invariant as a processor's).
     sequence: Arc<AtomicSequence>,
+}
+
+/// A poller's disruptor and its barrier, known once the build has checked
+/// the graph.
+pub(crate) struct PollerLink<E> {
+    shared: Arc<Shared<E>>,
     barrier: SequenceBarrier,
 }
 
+impl<E> PollerLink<E> {
+    pub(crate) fn new(shared: Arc<Shared<E>>, barrier: SequenceBarrier) -> Self {
+        PollerLink { shared, barrier }
+    }
+}
+
 impl<E> EventPoller<E> {
-    pub(crate) fn new(
-        shared: Arc<OnceLock<Arc<Shared<E>>>>,
-        sequence: Arc<AtomicSequence>,
-        barrier: SequenceBarrier,
-    ) -> Self {
-        EventPoller {
-            shared,
-            sequence,
-            barrier,
-        }
+    pub(crate) fn new(link: Arc<OnceLock<PollerLink<E>>>, sequence: Arc<AtomicSequence>) -> Self {
+        EventPoller { link, sequence }
     }
 
     /// Hands every event available now to `f` (the event, its sequence,
@@ -89,9 +93,10 @@ impl<E> EventPoller<E> {
     /// poller.poll(|e, _, _| kept = Some(e)).unwrap();
     /// ```
     pub fn poll<F: FnMut(&E, Sequence, bool)>(&mut self, mut f: F) -> Result<usize, PollError> {
-        let Some(shared) = self.shared.get() else {
+        let Some(link) = self.link.get() else {
             return Ok(0);
         };
+        let shared = &*link.shared;
         if shared.control.is_halted() {
             return Err(PollError::Halted);
         }
@@ -99,8 +104,13 @@ impl<E> EventPoller<E> {
         // so it reads its own last store (a move to another thread
         // synchronises by itself).
         let next = self.sequence.load(Ordering::Relaxed) + 1;
-        let available = self.barrier.available(shared, next);
+        let available = link.barrier.available(shared, next);
         if available < next {
+            // The last producer went and this poller has handled its last
+            // event: nothing more will come.
+            if shared.control.is_finished(next) {
+                return Err(PollError::Halted);
+            }
             return Ok(0);
         }
         /// Moves the poller's sequence past what was handled, also if `f`
@@ -145,8 +155,8 @@ impl<E> Drop for EventPoller<E> {
         // not carry the release guard's Release: a release sequence holds
         // only read-modify-writes), or its overwrite races them.
         self.sequence.store(Sequence::MAX, Ordering::Release);
-        if let Some(shared) = self.shared.get() {
-            shared.control.progress();
+        if let Some(link) = self.link.get() {
+            link.shared.control.progress();
         }
     }
 }

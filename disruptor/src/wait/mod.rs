@@ -73,7 +73,8 @@ impl Waiter {
     }
 
     /// Waits until `available()` reaches `sequence`, and returns what it
-    /// returned; `Err(())` once the disruptor is halted.
+    /// returned; `Err(())` once the disruptor is halted, or closed before
+    /// `sequence` ([`Control::is_finished`]).
     ///
     /// `available` is the barrier's view: the highest sequence that the
     /// waiter may consume (published, and passed by every dependency).
@@ -91,7 +92,7 @@ impl Waiter {
             if a >= sequence {
                 return Ok(a);
             }
-            if control.is_halted() {
+            if control.is_finished(sequence) {
                 return Err(());
             }
             match self {
@@ -114,7 +115,7 @@ impl Waiter {
                 }
                 Waiter::Blocking => control
                     .notifier
-                    .park(|| available() >= sequence || control.is_halted()),
+                    .park(|| available() >= sequence || control.is_finished(sequence)),
                 Waiter::PhasedBackoff {
                     spin_tries,
                     yield_tries,
@@ -126,7 +127,7 @@ impl Waiter {
                     } else {
                         control
                             .notifier
-                            .park(|| available() >= sequence || control.is_halted());
+                            .park(|| available() >= sequence || control.is_finished(sequence));
                     }
                 }
             }
