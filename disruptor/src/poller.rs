@@ -13,9 +13,14 @@ use crate::sync::{Arc, OnceLock, Ordering};
 /// [`Builder::event_poller`](crate::Builder::event_poller).
 ///
 /// Dropping it releases its gate (its sequence jumps to `Sequence::MAX`),
-/// so a forgotten poller does not stall the producers. A shutdown waits for
-/// the poller to poll every published event: keep polling until
-/// `Err(PollError::Halted)`, or drop it.
+/// so a forgotten poller does not stall the producers.
+///
+/// When the last producer handle goes, the poller hands out what is left
+/// and then returns `Err(PollError::Halted)`. Dropping the producer never
+/// waits for a poller, so the producer's thread can drop it and then poll
+/// to the end itself. [`shutdown`](crate::SingleProducer::shutdown) does
+/// wait until every poller has polled every published event (poll on
+/// another thread, drop the poller, or bound it with `shutdown_timeout`).
 ///
 /// ```
 /// use hotq_disruptor::{Disruptor, PollError};
@@ -67,7 +72,9 @@ impl<E> EventPoller<E> {
     /// handled; that one and the rest are handed out again by the next poll.
     ///
     /// # Errors
-    /// [`PollError::Halted`] once the disruptor is halted or shut down.
+    /// [`PollError::Halted`] once the disruptor is halted, or once the last
+    /// producer handle has gone and this poller has handled every event
+    /// published (also if the builder was dropped without building).
     ///
     /// ```
     /// use hotq_disruptor::{Disruptor, PollError};
@@ -94,6 +101,11 @@ impl<E> EventPoller<E> {
     /// ```
     pub fn poll<F: FnMut(&E, Sequence, bool)>(&mut self, mut f: F) -> Result<usize, PollError> {
         let Some(link) = self.link.get() else {
+            // Not built yet; or never will be: the builder went (dropped,
+            // or its build failed) and this is the last hold on the link.
+            if Arc::strong_count(&self.link) == 1 {
+                return Err(PollError::Halted);
+            }
             return Ok(0);
         };
         let shared = &*link.shared;
