@@ -99,7 +99,35 @@ impl<E> EventPoller<E> {
     /// let mut kept = None;
     /// poller.poll(|e, _, _| kept = Some(e)).unwrap();
     /// ```
-    pub fn poll<F: FnMut(&E, Sequence, bool)>(&mut self, mut f: F) -> Result<usize, PollError> {
+    pub fn poll<F: FnMut(&E, Sequence, bool)>(&mut self, f: F) -> Result<usize, PollError> {
+        self.poll_at_most(usize::MAX, f)
+    }
+
+    /// As [`poll`](Self::poll), but hands out at most `max` events (the
+    /// oldest available); the rest wait for the next call. `end_of_batch`
+    /// is true on the last event of this call. `max == 0` hands out none.
+    ///
+    /// # Errors
+    /// As [`poll`](Self::poll).
+    ///
+    /// ```
+    /// use hotq_disruptor::Disruptor;
+    ///
+    /// let mut builder = Disruptor::builder(8, || 0u64);
+    /// let mut poller = builder.event_poller();
+    /// let mut producer = builder.build_single_producer()?;
+    /// producer.batch_publish(5, |events| events.zip(0..).for_each(|(e, v)| *e = v))?;
+    /// let mut seen = Vec::new();
+    /// assert_eq!(poller.poll_at_most(2, |e, _seq, eob| seen.push((*e, eob))), Ok(2));
+    /// assert_eq!(seen, [(0, false), (1, true)]);
+    /// assert_eq!(poller.poll_at_most(10, |_, _, _| {}), Ok(3));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn poll_at_most<F: FnMut(&E, Sequence, bool)>(
+        &mut self,
+        max: usize,
+        mut f: F,
+    ) -> Result<usize, PollError> {
         let Some(link) = self.link.get() else {
             // Not built yet; or never will be: the builder went (dropped,
             // or its build failed) and this is the last hold on the link.
@@ -125,6 +153,9 @@ impl<E> EventPoller<E> {
             }
             return Ok(0);
         }
+        if max == 0 {
+            return Ok(0);
+        }
         /// Moves the poller's sequence past what was handled, also if `f`
         /// unwinds.
         struct Release<'a, E> {
@@ -142,6 +173,11 @@ impl<E> EventPoller<E> {
                 self.shared.control.progress();
             }
         }
+        // The last event of this call: at most `max` from `next`.
+        let available = match Sequence::try_from(max) {
+            Ok(max) if max <= available - next => next + max - 1,
+            _ => available,
+        };
         let mut release = Release {
             shared,
             sequence: &self.sequence,
@@ -156,6 +192,39 @@ impl<E> EventPoller<E> {
         }
         drop(release);
         Ok((available - next + 1) as usize)
+    }
+}
+
+impl<E> EventPoller<E> {
+    /// How many events a [`poll`](Self::poll) would hand out now, without
+    /// handing any out: 0 before the build, when halted, and when the
+    /// poller is ahead of every event (and of whatever it is after).
+    ///
+    /// ```
+    /// use hotq_disruptor::Disruptor;
+    ///
+    /// let mut builder = Disruptor::builder(8, || 0u64);
+    /// let mut poller = builder.event_poller();
+    /// assert_eq!(poller.available(), 0); // not built yet
+    /// let mut producer = builder.build_single_producer()?;
+    /// producer.publish(|e| *e = 1)?;
+    /// producer.publish(|e| *e = 2)?;
+    /// assert_eq!(poller.available(), 2);
+    /// assert_eq!(poller.available(), 2); // nothing was consumed
+    /// assert_eq!(poller.poll(|_, _, _| {}), Ok(2));
+    /// assert_eq!(poller.available(), 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn available(&self) -> usize {
+        let Some(link) = self.link.get() else {
+            return 0;
+        };
+        if link.shared.control.is_halted() {
+            return 0;
+        }
+        // Relaxed: as in `poll`, this poller's own last store.
+        let next = self.sequence.load(Ordering::Relaxed) + 1;
+        (link.barrier.available(&link.shared, next) - next + 1).max(0) as usize
     }
 }
 

@@ -10,6 +10,7 @@ use crate::ring_buffer::RingBuffer;
 use crate::sequence::{AtomicSequence, Sequence};
 use crate::shared::Shared;
 use crate::sync::{Arc, Ordering};
+use crate::wait::Stop;
 
 /// A handler as the processor drives it: read-only or mutable, with or
 /// without a state of its own. Not `Send`: it is made on the processor's
@@ -18,6 +19,7 @@ pub(crate) trait Consume<E>: 'static {
     fn on_start(&mut self);
     fn on_shutdown(&mut self);
     fn on_batch_start(&mut self, batch_size: usize);
+    fn on_timeout(&mut self, sequence: Sequence);
     /// # Safety
     /// `sequence` is available to this consumer (its barrier said so) and
     /// its sequence has not passed it; for a mutable consumer, it is alone
@@ -33,6 +35,9 @@ pub(crate) struct Writer<H>(pub(crate) H);
 impl<E, H: EventHandler<E>> Consume<E> for Reader<H> {
     fn on_start(&mut self) {
         self.0.on_start()
+    }
+    fn on_timeout(&mut self, sequence: Sequence) {
+        self.0.on_timeout(sequence)
     }
     fn on_shutdown(&mut self) {
         self.0.on_shutdown()
@@ -54,6 +59,9 @@ impl<E, H: EventHandler<E>> Consume<E> for Reader<H> {
 impl<E, H: EventHandlerMut<E>> Consume<E> for Writer<H> {
     fn on_start(&mut self) {
         self.0.on_start()
+    }
+    fn on_timeout(&mut self, sequence: Sequence) {
+        self.0.on_timeout(sequence)
     }
     fn on_shutdown(&mut self) {
         self.0.on_shutdown()
@@ -88,6 +96,7 @@ impl<E, S: 'static, F: FnMut(&mut S, &E, Sequence, bool) + 'static> Consume<E>
     fn on_start(&mut self) {}
     fn on_shutdown(&mut self) {}
     fn on_batch_start(&mut self, _batch_size: usize) {}
+    fn on_timeout(&mut self, _sequence: Sequence) {}
     #[inline]
     unsafe fn on_event(&mut self, ring: &RingBuffer<E>, sequence: Sequence, end_of_batch: bool) {
         // SAFETY: as for `Reader`.
@@ -105,6 +114,7 @@ impl<E, S: 'static, F: FnMut(&mut S, &mut E, Sequence, bool) + 'static> Consume<
     fn on_start(&mut self) {}
     fn on_shutdown(&mut self) {}
     fn on_batch_start(&mut self, _batch_size: usize) {}
+    fn on_timeout(&mut self, _sequence: Sequence) {}
     #[inline]
     unsafe fn on_event(&mut self, ring: &RingBuffer<E>, sequence: Sequence, end_of_batch: bool) {
         // SAFETY: as for `Writer`.
@@ -181,8 +191,19 @@ impl<E, C: Consume<E>> BatchEventProcessor<E, C> {
             if shared.control.is_halted() {
                 break;
             }
-            let Ok(available) = self.barrier.wait_for(&shared, next) else {
-                break;
+            let available = match self.barrier.wait_for(&shared, next) {
+                Ok(available) => available,
+                Err(Stop::Finished) => break,
+                Err(Stop::TimedOut) => {
+                    let last = next - 1;
+                    let told = catch_unwind(AssertUnwindSafe(|| self.consumer.on_timeout(last)));
+                    if let Err(payload) = told {
+                        if self.fail(None, &*payload) {
+                            break;
+                        }
+                    }
+                    continue;
+                }
             };
             if let Err(true) = self.batch(&shared.ring, next, available) {
                 break;
