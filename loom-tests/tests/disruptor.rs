@@ -17,7 +17,7 @@
 
 use std::sync::Mutex;
 
-use hotq_disruptor::wait::Blocking;
+use hotq_disruptor::wait::{Blocking, TimeoutBlocking};
 use hotq_disruptor::{Disruptor, Sequence};
 use hotq_loom_tests::{Spin, model};
 use loom::sync::Arc;
@@ -222,6 +222,35 @@ fn blocking_park_unpark_never_loses_a_wake_up() {
         let ack = acked.clone();
         let mut producer = Disruptor::builder(2, || 0u64)
             .wait_strategy(Blocking)
+            .handle_events_with(move |e: &u64, seq, _| {
+                l.record(seq, *e);
+                ack.notify();
+            })
+            .build_single_producer()
+            .unwrap();
+        for i in 0..2 {
+            producer.publish(|e| *e = value(0, i)).unwrap();
+            acked.wait();
+        }
+        producer.shutdown().unwrap();
+        assert_eq!(log.take(), [(0, value(0, 0)), (1, value(0, 1))]);
+    });
+}
+
+/// `TimeoutBlocking` parks through `Notifier::park_timeout`, which has its
+/// own announcement and fence: the same ping-pong as the `Blocking` model,
+/// so a lost wake-up is a loom deadlock (loom's `wait_timeout` never times
+/// out, and the timeout is far longer than any run, so only a signal can
+/// wake the handler).
+#[test]
+fn timeout_blocking_park_unpark_never_loses_a_wake_up() {
+    model("timeout_blocking_park_unpark_never_loses_a_wake_up", 3, || {
+        let log = Log::default();
+        let l = log.clone();
+        let acked = Arc::new(loom::sync::Notify::new());
+        let ack = acked.clone();
+        let mut producer = Disruptor::builder(2, || 0u64)
+            .wait_strategy(TimeoutBlocking::new(std::time::Duration::from_secs(3600)))
             .handle_events_with(move |e: &u64, seq, _| {
                 l.record(seq, *e);
                 ack.notify();
