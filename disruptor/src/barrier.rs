@@ -4,7 +4,7 @@ use crate::gate::Gate;
 use crate::sequence::Sequence;
 use crate::shared::Shared;
 use crate::sync::Ordering;
-use crate::wait::Waiter;
+use crate::wait::{Stop, Waiter};
 
 /// What one consumer waits on: the published events if it is in the first
 /// stage, else the consumers of the stage before it (which only ever pass
@@ -58,9 +58,9 @@ impl SequenceBarrier {
     }
 
     /// Waits, per the consumer's strategy, until `next` is available;
-    /// returns the highest available sequence, or `Err(())` once halted.
+    /// returns the highest available sequence, or why it stopped waiting.
     #[inline]
-    pub(crate) fn wait_for<E>(&self, shared: &Shared<E>, next: Sequence) -> Result<Sequence, ()> {
+    pub(crate) fn wait_for<E>(&self, shared: &Shared<E>, next: Sequence) -> Result<Sequence, Stop> {
         self.waiter
             .wait_for(next, &shared.control, || self.available(shared, next))
     }

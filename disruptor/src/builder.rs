@@ -6,16 +6,20 @@ use crate::barrier::SequenceBarrier;
 use crate::control::Control;
 use crate::error::BuildError;
 use crate::gate::Gate;
+use crate::graph::{self, Node};
 use crate::handler::{EventHandler, EventHandlerMut, FnHandler, FnHandlerMut};
 use crate::panic_policy::PanicPolicy;
-use crate::poller::EventPoller;
-use crate::processor::{BatchEventProcessor, Consume, Reader, Writer};
+use crate::poller::{EventPoller, PollerLink};
+use crate::processor::{
+    Consume, Reader, ReaderWithState, Writer, WriterWithState, start_processor,
+};
 use crate::producer::{MultiProducer, SingleProducer};
 use crate::ring_buffer::RingBuffer;
 use crate::sequence::{AtomicSequence, INITIAL, Sequence};
-use crate::shared::Shared;
+use crate::shared::{Release, Shared};
 use crate::sync::{Arc, OnceLock, spawn_named};
 use crate::wait::{WaitStrategy, Waiter};
+use std::collections::HashMap;
 
 /// The entry point: [`Disruptor::builder`].
 ///
@@ -66,50 +70,55 @@ impl Disruptor {
             factory: Box::new(factory),
             waiter: Waiter::BusySpin,
             policy: PanicPolicy::Halt,
-            stages: vec![Stage::default()],
+            stages: vec![Stage::new(After::StageBefore)],
             error: None,
             parks: false,
-            pollers: Arc::new(OnceLock::new()),
             pin_next: None,
+            name_next: None,
         }
     }
 }
 
-/// Makes a processor's thread body once the disruptor's shared state exists.
-type MakeProcessor<E> = Box<dyn FnOnce(Arc<Shared<E>>) -> Box<dyn FnOnce() + Send>>;
+/// Makes a processor's thread body once the disruptor's shared state and
+/// the processor's gate exist.
+type MakeProcessor<E> = Box<dyn FnOnce(Arc<Shared<E>>, Gate) -> Box<dyn FnOnce() + Send>>;
+
+/// What a consumer is: a processor on its own thread, or an event poller
+/// that the caller drives (linked to the disruptor by the build).
+enum Role<E> {
+    Processor(MakeProcessor<E>),
+    Poller(Arc<OnceLock<PollerLink<E>>>),
+}
 
 struct Consumer<E> {
     name: String,
     sequence: Arc<AtomicSequence>,
-    /// `None` for an event poller (the caller runs it).
-    processor: Option<MakeProcessor<E>>,
+    writer: bool,
+    role: Role<E>,
+}
+
+/// Whom the consumers of a stage are after.
+enum After {
+    /// The consumers of the stage before ([`Builder::then`]); for the first
+    /// stage, the producers alone.
+    StageBefore,
+    /// The consumers of these names ([`Builder::after`]); none: the
+    /// producers alone ([`Builder::new_chain`]).
+    Named(Vec<String>),
 }
 
 struct Stage<E> {
     consumers: Vec<Consumer<E>>,
     has_writer: bool,
+    after: After,
 }
 
 impl<E> Stage<E> {
-    /// Its consumers' sequences.
-    fn sequences(&self) -> Box<[Arc<AtomicSequence>]> {
-        self.consumers
-            .iter()
-            .map(|c| Arc::clone(&c.sequence))
-            .collect()
-    }
-}
-
-/// A gate behind every stage of `stages`, the last (nearest) first.
-fn gate_behind<E>(stages: &[Stage<E>]) -> Gate {
-    Gate::new(stages.iter().rev().map(Stage::sequences).collect())
-}
-
-impl<E> Default for Stage<E> {
-    fn default() -> Self {
+    fn new(after: After) -> Self {
         Stage {
             consumers: Vec::new(),
             has_writer: false,
+            after,
         }
     }
 }
@@ -135,10 +144,10 @@ pub struct Builder<E> {
     error: Option<BuildError>,
     /// True if some handler's strategy parks.
     parks: bool,
-    /// Filled by the build, for the event pollers made before it.
-    pollers: Arc<OnceLock<Arc<Shared<E>>>>,
     /// The core to pin the next handler's thread to (taken by it).
     pin_next: Option<usize>,
+    /// The name of the next consumer added (taken by it).
+    name_next: Option<String>,
 }
 
 impl<E: Send + Sync + 'static> Builder<E> {
@@ -243,12 +252,8 @@ impl<E: Send + Sync + 'static> Builder<E> {
     /// ```
     pub fn handle_events_with_handler<H: EventHandler<E>>(mut self, handler: H) -> Self {
         let name = handler.name();
-        if self.current().has_writer {
-            self.fail(BuildError::MutableHandlerShared {
-                stage: self.stages.len() - 1,
-            });
-        }
-        self.add_processor(name, Reader(handler));
+        self.check_reader();
+        self.add_processor(name, false, move || Reader(handler));
         self
     }
 
@@ -301,13 +306,8 @@ impl<E: Send + Sync + 'static> Builder<E> {
     /// ```
     pub fn handle_events_mut_with_handler<H: EventHandlerMut<E>>(mut self, handler: H) -> Self {
         let name = handler.name();
-        if !self.current().consumers.is_empty() {
-            self.fail(BuildError::MutableHandlerShared {
-                stage: self.stages.len() - 1,
-            });
-        }
-        self.current().has_writer = true;
-        self.add_processor(name, Writer(handler));
+        self.check_writer();
+        self.add_processor(name, true, move || Writer(handler));
         self
     }
 
@@ -327,21 +327,17 @@ impl<E: Send + Sync + 'static> Builder<E> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn event_poller(&mut self) -> EventPoller<E> {
-        if self.current().has_writer {
-            self.fail(BuildError::MutableHandlerShared {
-                stage: self.stages.len() - 1,
-            });
-        }
+        self.check_reader();
         let sequence = Arc::new(AtomicSequence::new(INITIAL));
-        let barrier = SequenceBarrier::new(self.earlier_stages(), Waiter::BusySpin);
-        let index = self.current().consumers.len();
-        let stage = self.stages.len() - 1;
+        let link = Arc::new(OnceLock::new());
+        let name = self.name_for(String::new(), "hotq-poller");
         self.current().consumers.push(Consumer {
-            name: format!("hotq-poller-{stage}.{index}"),
+            name,
             sequence: Arc::clone(&sequence),
-            processor: None,
+            writer: false,
+            role: Role::Poller(Arc::clone(&link)),
         });
-        EventPoller::new(Arc::clone(&self.pollers), sequence, barrier)
+        EventPoller::new(link, sequence)
     }
 
     /// Starts the next stage: its consumers see an event only after every
@@ -363,7 +359,203 @@ impl<E: Send + Sync + 'static> Builder<E> {
                 stage: self.stages.len() - 1,
             });
         }
-        self.stages.push(Stage::default());
+        self.stages.push(Stage::new(After::StageBefore));
+        self
+    }
+
+    /// Names the next consumer added (handler or poller), so that
+    /// [`after`](Self::after) can refer to it; the name is also its
+    /// thread's name (Linux shows 15 bytes of it) and the one a
+    /// [`HandlerPanic`](crate::HandlerPanic) reports. Without it a
+    /// consumer is named by its handler's [`name`](EventHandler::name), or
+    /// else `disruptor-<stage>.<index>` (`hotq-poller-<stage>.<index>` for
+    /// a poller). Two consumers of one name fail the build with
+    /// [`BuildError::DuplicateName`].
+    ///
+    /// ```
+    /// use hotq_disruptor::{BuildError, Disruptor, ShutdownError};
+    ///
+    /// let mut producer = Disruptor::builder(8, || 0u64)
+    ///     .named("parser")
+    ///     .handle_events_with(|_e: &u64, seq, _eob| assert!(seq < 1, "bad input"))
+    ///     .build_single_producer()?;
+    /// producer.publish(|e| *e = 1)?;
+    /// let _ = producer.publish(|e| *e = 2);
+    /// let Err(ShutdownError::Panicked(p)) = producer.shutdown() else { panic!() };
+    /// assert_eq!(p.handler(), "parser");
+    ///
+    /// let err = Disruptor::builder(8, || 0u64)
+    ///     .named("x").handle_events_with(|_e: &u64, _seq, _eob| {})
+    ///     .named("x").handle_events_with(|_e: &u64, _seq, _eob| {})
+    ///     .build_single_producer()
+    ///     .unwrap_err();
+    /// assert_eq!(err, BuildError::DuplicateName { name: "x".into() });
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn named(mut self, name: impl Into<String>) -> Self {
+        self.name_next = Some(name.into());
+        self
+    }
+
+    /// Starts a stage whose consumers are after the consumers named
+    /// `names` (by [`named`](Self::named) or their default names), and
+    /// after nothing else: with it any dependency graph can be built, not
+    /// only a chain of stages. Stages go on from it with
+    /// [`then`](Self::then) as usual. A name may refer to a consumer added
+    /// later; the build refuses an unknown name
+    /// ([`BuildError::UnknownHandler`]), a cycle ([`BuildError::Cycle`]),
+    /// and a mutable handler unordered with another consumer
+    /// ([`BuildError::MutableHandlerUnordered`]). The producers are gated
+    /// by every leaf (every consumer that nobody is after).
+    ///
+    /// A and B see every event; C is after A only, D after B only, E after
+    /// C and D:
+    ///
+    /// ```
+    /// use hotq_disruptor::Disruptor;
+    /// use std::sync::mpsc;
+    ///
+    /// let (tx, rx) = mpsc::channel();
+    /// let mut producer = Disruptor::builder(64, || 0u64)
+    ///     .named("a").handle_events_with(|_e: &u64, _seq, _eob| {})
+    ///     .named("b").handle_events_with(|_e: &u64, _seq, _eob| {})
+    ///     .after(["a"]).named("c").handle_events_with(|_e: &u64, _seq, _eob| {})
+    ///     .after(["b"]).named("d").handle_events_with(|_e: &u64, _seq, _eob| {})
+    ///     .after(["c", "d"]) // the join
+    ///     .handle_events_with(move |e: &u64, _seq, _eob| tx.send(*e).unwrap())
+    ///     .build_single_producer()?;
+    /// for v in 0..100 {
+    ///     producer.publish(|e| *e = v)?;
+    /// }
+    /// producer.shutdown()?;
+    /// assert_eq!(rx.try_iter().collect::<Vec<_>>(), (0..100).collect::<Vec<_>>());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// A cycle is refused, naming it:
+    ///
+    /// ```
+    /// use hotq_disruptor::{BuildError, Disruptor};
+    ///
+    /// let err = Disruptor::builder(8, || 0u64)
+    ///     .after(["b"]).named("a").handle_events_with(|_e: &u64, _seq, _eob| {})
+    ///     .after(["a"]).named("b").handle_events_with(|_e: &u64, _seq, _eob| {})
+    ///     .build_single_producer()
+    ///     .unwrap_err();
+    /// assert_eq!(err, BuildError::Cycle { handlers: vec!["a".into(), "b".into(), "a".into()] });
+    /// ```
+    pub fn after<I>(self, names: I) -> Self
+    where
+        I: IntoIterator,
+        I::Item: Into<String>,
+    {
+        let names = names.into_iter().map(Into::into).collect();
+        self.start_stage(After::Named(names))
+    }
+
+    /// Starts a stage after nothing but the producers, as the first stage
+    /// is: a chain independent of the others, on the same ring.
+    ///
+    /// ```
+    /// use hotq_disruptor::Disruptor;
+    ///
+    /// let mut producer = Disruptor::builder(8, || 0u64)
+    ///     .handle_events_with(|_e: &u64, _seq, _eob| { /* chain 1, stage 1 */ })
+    ///     .then()
+    ///     .handle_events_with(|_e: &u64, _seq, _eob| { /* chain 1, stage 2 */ })
+    ///     .new_chain()
+    ///     .handle_events_with(|_e: &u64, _seq, _eob| { /* chain 2, stage 1 */ })
+    ///     .then()
+    ///     .handle_events_with(|_e: &u64, _seq, _eob| { /* chain 2, stage 2 */ })
+    ///     .build_single_producer()?;
+    /// producer.publish(|e| *e = 1)?;
+    /// producer.shutdown()?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn new_chain(self) -> Self {
+        self.start_stage(After::Named(Vec::new()))
+    }
+
+    /// Adds a read-only handler closure with a state of its own, made on
+    /// the handler's thread by `initialize_state` (before `on_start`) and
+    /// dropped there after the last event: the state need not be `Send`
+    /// (an `Rc` cache, a thread-local connection). If `initialize_state`
+    /// panics, the disruptor halts (whatever the panic policy: the handler
+    /// cannot run without its state) and the shutdown reports it.
+    ///
+    /// ```
+    /// use hotq_disruptor::Disruptor;
+    /// use std::{cell::RefCell, collections::HashMap, rc::Rc, sync::mpsc};
+    ///
+    /// let (tx, rx) = mpsc::channel();
+    /// let mut producer = Disruptor::builder(8, || 0u64)
+    ///     .handle_events_and_state_with(
+    ///         move |cache: &mut Rc<RefCell<HashMap<u64, u64>>>, e: &u64, _seq, _eob| {
+    ///             let mut cache = cache.borrow_mut();
+    ///             *cache.entry(*e).or_insert(0) += 1;
+    ///             tx.send(cache[e]).unwrap();
+    ///         },
+    ///         || Rc::new(RefCell::new(HashMap::new())), // not Send: made on the thread
+    ///     )
+    ///     .build_single_producer()?;
+    /// for v in [7, 7, 3] {
+    ///     producer.publish(|e| *e = v)?;
+    /// }
+    /// producer.shutdown()?;
+    /// assert_eq!(rx.try_iter().collect::<Vec<_>>(), [1, 2, 1]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn handle_events_and_state_with<S, F, I>(mut self, handler: F, initialize_state: I) -> Self
+    where
+        S: 'static,
+        F: FnMut(&mut S, &E, Sequence, bool) + Send + 'static,
+        I: FnOnce() -> S + Send + 'static,
+    {
+        self.check_reader();
+        self.add_processor(String::new(), false, move || ReaderWithState {
+            state: initialize_state(),
+            handler,
+        });
+        self
+    }
+
+    /// As [`handle_events_and_state_with`](Self::handle_events_and_state_with),
+    /// for a mutable handler (alone in its stage, as
+    /// [`handle_events_mut_with`](Self::handle_events_mut_with)).
+    ///
+    /// ```
+    /// use hotq_disruptor::Disruptor;
+    /// use std::rc::Rc;
+    ///
+    /// let mut producer = Disruptor::builder(8, || 0u64)
+    ///     .handle_events_mut_and_state_with(
+    ///         |scale: &mut Rc<u64>, e: &mut u64, _seq, _eob| *e *= **scale,
+    ///         || Rc::new(10),
+    ///     )
+    ///     .then()
+    ///     .handle_events_with(|e: &u64, seq, _eob| assert_eq!(*e, 10 * seq as u64))
+    ///     .build_single_producer()?;
+    /// for v in 0..5 {
+    ///     producer.publish(|e| *e = v)?;
+    /// }
+    /// producer.shutdown()?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn handle_events_mut_and_state_with<S, F, I>(
+        mut self,
+        handler: F,
+        initialize_state: I,
+    ) -> Self
+    where
+        S: 'static,
+        F: FnMut(&mut S, &mut E, Sequence, bool) + Send + 'static,
+        I: FnOnce() -> S + Send + 'static,
+    {
+        self.check_writer();
+        self.add_processor(String::new(), true, move || WriterWithState {
+            state: initialize_state(),
+            handler,
+        });
         self
     }
 
@@ -425,50 +617,128 @@ impl<E: Send + Sync + 'static> Builder<E> {
         &mut self.stages[last]
     }
 
-    /// What a consumer of the current stage waits behind: every stage
-    /// before it, nearest first (none in the first stage).
-    fn earlier_stages(&self) -> Gate {
-        gate_behind(&self.stages[..self.stages.len() - 1])
-    }
-
     fn fail(&mut self, error: BuildError) {
         self.error.get_or_insert(error);
     }
 
-    fn add_processor<C: Consume<E>>(&mut self, name: String, consumer: C) {
+    /// A stage after `after`; the current one takes it if it is still
+    /// empty (the first stage, or a `then()` just before).
+    fn start_stage(mut self, after: After) -> Self {
+        if self.current().consumers.is_empty() {
+            self.current().after = after;
+        } else {
+            self.stages.push(Stage::new(after));
+        }
+        self
+    }
+
+    /// A read-only consumer joins the current stage: refused beside a
+    /// mutable handler.
+    fn check_reader(&mut self) {
+        if self.current().has_writer {
+            self.fail(BuildError::MutableHandlerShared {
+                stage: self.stages.len() - 1,
+            });
+        }
+    }
+
+    /// A mutable handler joins the current stage: it must be alone.
+    fn check_writer(&mut self) {
+        if !self.current().consumers.is_empty() {
+            self.fail(BuildError::MutableHandlerShared {
+                stage: self.stages.len() - 1,
+            });
+        }
+        self.current().has_writer = true;
+    }
+
+    /// The next consumer's name: the one given by `named`, else its
+    /// handler's, else `<prefix>-<stage>.<index>`.
+    fn name_for(&mut self, handler_name: String, prefix: &str) -> String {
         let stage = self.stages.len() - 1;
         let index = self.current().consumers.len();
-        let name = if name.is_empty() {
-            format!("disruptor-{stage}.{index}")
-        } else {
-            name
-        };
+        match self.name_next.take() {
+            Some(name) => name,
+            None if !handler_name.is_empty() => handler_name,
+            None => format!("{prefix}-{stage}.{index}"),
+        }
+    }
+
+    /// Adds a processor to the current stage; `make` builds its consumer
+    /// on the processor's own thread.
+    fn add_processor<C, M>(&mut self, handler_name: String, writer: bool, make: M)
+    where
+        C: Consume<E>,
+        M: FnOnce() -> C + Send + 'static,
+    {
+        let name = self.name_for(handler_name, "disruptor");
         let sequence = Arc::new(AtomicSequence::new(INITIAL));
-        let barrier = SequenceBarrier::new(self.earlier_stages(), self.waiter);
-        self.parks |= self.waiter.parks();
+        let waiter = self.waiter;
+        self.parks |= waiter.parks();
         let policy = self.policy;
         let thread_name = name.clone();
         let own = Arc::clone(&sequence);
         let core = self.pin_next.take();
-        let processor: MakeProcessor<E> = Box::new(move |shared| {
-            let processor = BatchEventProcessor {
-                shared,
-                sequence: own,
-                barrier,
-                consumer,
-                name: thread_name,
-                policy,
-            };
+        let processor: MakeProcessor<E> = Box::new(move |shared, gate| {
+            let barrier = SequenceBarrier::new(gate, waiter);
             Box::new(move || {
-                pin_current_thread(core, &processor.name);
-                processor.run()
+                pin_current_thread(core, &thread_name);
+                start_processor(shared, own, barrier, make, thread_name, policy);
             })
         });
         self.current().consumers.push(Consumer {
             name,
             sequence,
-            processor: Some(processor),
+            writer,
+            role: Role::Processor(processor),
         });
+    }
+
+    /// The consumers as graph nodes, each with the consumers it is after.
+    fn nodes(&self) -> Result<Vec<Node>, BuildError> {
+        let mut index = HashMap::new();
+        let mut stage_members = Vec::with_capacity(self.stages.len());
+        let mut n = 0;
+        for stage in &self.stages {
+            let members: Vec<usize> = (n..n + stage.consumers.len()).collect();
+            for (i, c) in members.iter().zip(&stage.consumers) {
+                if index.insert(c.name.as_str(), *i).is_some() {
+                    return Err(BuildError::DuplicateName {
+                        name: c.name.clone(),
+                    });
+                }
+            }
+            n += members.len();
+            stage_members.push(members);
+        }
+        let mut nodes = Vec::with_capacity(n);
+        for (k, stage) in self.stages.iter().enumerate() {
+            let mut after = match &stage.after {
+                After::StageBefore if k == 0 => Vec::new(),
+                After::StageBefore => stage_members[k - 1].clone(),
+                After::Named(names) => names
+                    .iter()
+                    .map(|name| {
+                        index
+                            .get(name.as_str())
+                            .copied()
+                            .ok_or_else(|| BuildError::UnknownHandler { name: name.clone() })
+                    })
+                    .collect::<Result<_, _>>()?,
+            };
+            after.sort_unstable();
+            after.dedup();
+            for c in &stage.consumers {
+                nodes.push(Node {
+                    name: c.name.clone(),
+                    sequence: Arc::clone(&c.sequence),
+                    writer: c.writer,
+                    poller: matches!(c.role, Role::Poller(_)),
+                    after: after.clone(),
+                });
+            }
+        }
+        Ok(nodes)
     }
 
     fn build(mut self, multi_producer: bool) -> Result<Arc<Shared<E>>, BuildError> {
@@ -487,26 +757,32 @@ impl<E: Send + Sync + 'static> Builder<E> {
                 stage: self.stages.len() - 1,
             });
         }
-        // The producers wait behind every stage.
-        let gating = gate_behind(&self.stages);
+        let resolved = graph::resolve(&self.nodes()?)?;
         let ring = RingBuffer::new(size, &mut *self.factory);
         let shared = Arc::new(Shared::new(
             ring,
             multi_producer,
-            gating,
+            resolved.leaves,
             Control::new(self.parks),
         ));
-        let _ = self.pollers.set(Arc::clone(&shared));
-        for consumer in self.stages.into_iter().flat_map(|s| s.consumers) {
-            let Some(make) = consumer.processor else {
-                continue;
+        let consumers = self.stages.into_iter().flat_map(|s| s.consumers);
+        let mut gates = resolved.gates.into_iter().zip(resolved.after_a_poller);
+        for consumer in consumers {
+            let (gate, after_a_poller) = gates.next().expect("a gate per consumer");
+            let make = match consumer.role {
+                Role::Poller(link) => {
+                    let barrier = SequenceBarrier::new(gate, Waiter::BusySpin);
+                    let _ = link.set(PollerLink::new(Arc::clone(&shared), barrier));
+                    continue;
+                }
+                Role::Processor(make) => make,
             };
-            match spawn_named(consumer.name.clone(), make(Arc::clone(&shared))) {
-                Ok(thread) => shared.add_thread(thread),
+            match spawn_named(consumer.name.clone(), make(Arc::clone(&shared), gate)) {
+                Ok(thread) => shared.add_thread(thread, after_a_poller),
                 Err(e) => {
                     // Stop and join what started; report the failure.
                     shared.control.halt();
-                    let _ = shared.release_producer(None);
+                    let _ = shared.release_producer(Release::Shutdown(None));
                     return Err(BuildError::Spawn {
                         handler: consumer.name,
                         kind: e.kind(),

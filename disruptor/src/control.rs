@@ -5,7 +5,8 @@
 use crossbeam_utils::CachePadded;
 
 use crate::error::HandlerPanic;
-use crate::sync::{AtomicBool, Mutex, Ordering};
+use crate::sequence::Sequence;
+use crate::sync::{AtomicBool, AtomicI64, Mutex, Ordering};
 use crate::wait::Notifier;
 
 pub(crate) struct Control {
@@ -16,6 +17,13 @@ pub(crate) struct Control {
     /// [`Notifier::signal`], whose fence orders this store before the
     /// waiter count is read).
     halted: CachePadded<AtomicBool>,
+    /// The last event that will ever be published: `Sequence::MAX` while a
+    /// producer handle lives, then the final cursor, set once by the last
+    /// handle to go. A consumer past it is finished: a processor stops, a
+    /// poller returns `Halted`. Relaxed both ways, as `halted`: it decides
+    /// only to stop, never to touch an event (and a parked waiter is woken
+    /// through [`Notifier::signal`] after the store).
+    end: CachePadded<AtomicI64>,
     /// Where waiters of the `Blocking` and `PhasedBackoff` strategies park.
     pub(crate) notifier: Notifier,
     /// True if some consumer may park on `notifier`; then every advance of
@@ -29,6 +37,7 @@ impl Control {
     pub(crate) fn new(signal_needed: bool) -> Self {
         Control {
             halted: CachePadded::new(AtomicBool::new(false)),
+            end: CachePadded::new(AtomicI64::new(Sequence::MAX)),
             notifier: Notifier::new(),
             signal_needed,
             panic: Mutex::new(None),
@@ -48,6 +57,20 @@ impl Control {
         // shutdown's drain relies on the fence in `signal` too (it acquires
         // for the drain's Relaxed loads of the leaves' sequences).
         self.notifier.signal();
+    }
+
+    /// No producer is left and `last` is the last event published: each
+    /// consumer stops once it has handled it. Wakes every parked waiter.
+    pub(crate) fn close(&self, last: Sequence) {
+        self.end.store(last, Ordering::Relaxed);
+        self.notifier.signal();
+    }
+
+    /// True if a consumer whose next event is `next` will never get it:
+    /// halted, or past the last event published.
+    #[inline]
+    pub(crate) fn is_finished(&self, next: Sequence) -> bool {
+        self.is_halted() || next > self.end.load(Ordering::Relaxed)
     }
 
     /// After a store that may let a parked waiter proceed (the cursor, a

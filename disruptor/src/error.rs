@@ -39,6 +39,34 @@ pub enum BuildError {
         /// The index of the stage, from 0.
         stage: usize,
     },
+    /// A mutable handler and another consumer are unordered in the graph
+    /// (neither is after the other, directly or not), so the other could
+    /// read an event while the mutable handler writes it.
+    MutableHandlerUnordered {
+        /// The mutable handler's name.
+        handler: String,
+        /// The consumer unordered with it.
+        other: String,
+    },
+    /// The consumers are after each other in a cycle, so none of them could
+    /// ever start. The names follow the cycle, each after the next, and the
+    /// first comes again at the end.
+    Cycle {
+        /// The cycle, as `[a, b, .., a]`: `a` after `b`, and so on.
+        handlers: Vec<String>,
+    },
+    /// [`after`](crate::Builder::after) named a consumer that the builder
+    /// does not have.
+    UnknownHandler {
+        /// The name asked for.
+        name: String,
+    },
+    /// Two consumers have the same name, so [`after`](crate::Builder::after)
+    /// could not tell them apart.
+    DuplicateName {
+        /// The name given twice.
+        name: String,
+    },
     /// The operating system refused to start a processor's thread.
     Spawn {
         /// The handler's thread name.
@@ -61,6 +89,21 @@ impl fmt::Display for BuildError {
                     f,
                     "stage {stage} has a mutable handler and another consumer"
                 )
+            }
+            BuildError::MutableHandlerUnordered { handler, other } => write!(
+                f,
+                "mutable handler {handler} and consumer {other} are unordered (neither is after the other)"
+            ),
+            BuildError::Cycle { handlers } => {
+                write!(
+                    f,
+                    "the consumers are after each other in a cycle: {}",
+                    handlers.join(" after ")
+                )
+            }
+            BuildError::UnknownHandler { name } => write!(f, "no consumer is named {name:?}"),
+            BuildError::DuplicateName { name } => {
+                write!(f, "two consumers are named {name:?}")
             }
             BuildError::Spawn { handler, kind } => {
                 write!(f, "could not start the thread of handler {handler}: {kind}")
@@ -97,6 +140,10 @@ pub enum PublishError {
     /// handler's panic under the default policy, or a shutdown): nothing will
     /// consume any more.
     Halted,
+    /// `publish_timeout`/`batch_publish_timeout`: the ring stayed full for
+    /// the whole timeout. Nothing was claimed: the next publish gets the
+    /// next sequence.
+    Timeout,
     /// A batch of `requested` events cannot be claimed: it must be in
     /// `1..=size` (a larger batch could never fit, so it is refused instead
     /// of waiting forever).
@@ -113,6 +160,7 @@ impl fmt::Display for PublishError {
         match self {
             PublishError::Full => f.write_str("the ring is full"),
             PublishError::Halted => f.write_str("the disruptor is halted"),
+            PublishError::Timeout => f.write_str("the ring stayed full until the timeout"),
             PublishError::BatchSize { requested, size } => {
                 write!(
                     f,

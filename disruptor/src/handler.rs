@@ -55,6 +55,13 @@ pub trait EventHandler<E>: Send + 'static {
     /// drain, or when halted).
     fn on_shutdown(&mut self) {}
 
+    /// Called when the [`TimeoutBlocking`](crate::wait::TimeoutBlocking)
+    /// strategy's timeout passed with no new event; `sequence` is the last
+    /// event handled (`-1` if none yet). Other strategies never call it.
+    fn on_timeout(&mut self, sequence: Sequence) {
+        let _ = sequence;
+    }
+
     /// The name of the processor's thread. The default is empty, which
     /// names the thread `disruptor-<stage>.<index>` (stages and handlers counted from 0; short enough for Linux's 15-byte thread names).
     fn name(&self) -> String {
@@ -105,6 +112,11 @@ pub trait EventHandlerMut<E>: Send + 'static {
 
     /// As [`EventHandler::on_shutdown`].
     fn on_shutdown(&mut self) {}
+
+    /// As [`EventHandler::on_timeout`].
+    fn on_timeout(&mut self, sequence: Sequence) {
+        let _ = sequence;
+    }
 
     /// As [`EventHandler::name`].
     fn name(&self) -> String {

@@ -1,6 +1,7 @@
 //! An LMAX-style disruptor that never hangs: a ring of pre-allocated
-//! events, one or several producers, a graph of consumers in stages, and
-//! the control plane (halt, drain, panics) kept apart from the data.
+//! events, one or several producers, any acyclic graph of consumers
+//! (stages as the common case), and the control plane (halt, drain,
+//! panics) kept apart from the data.
 //!
 //! ```
 //! use hotq_disruptor::{Disruptor, Sequence, wait::Blocking};
@@ -24,6 +25,94 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! # A graph with a join
+//!
+//! A and B see every event; C is after A, D after B, and E joins C and D
+//! (the five-handler graph). The builder refuses a cycle and a mutable
+//! handler that another consumer could read beside; the producer is gated
+//! by the leaves (here E).
+//!
+//! ```
+//! use hotq_disruptor::Disruptor;
+//! use std::sync::{Arc, atomic::{AtomicI64, Ordering}};
+//!
+//! #[derive(Default)]
+//! struct Order { qty: u64, risk_ok: bool, audited: AtomicI64 }
+//!
+//! let joined = Arc::new(AtomicI64::new(0));
+//! let j = joined.clone();
+//! let mut producer = Disruptor::builder(256, Order::default)
+//!     .named("journal").handle_events_with(|o: &Order, seq, _eob| o.audited.store(seq, Ordering::Relaxed))
+//!     .named("replicate").handle_events_with(|_o: &Order, _seq, _eob| {})
+//!     .after(["journal"]).named("audit").handle_events_with(|o: &Order, seq, _eob| {
+//!         assert_eq!(o.audited.load(Ordering::Relaxed), seq); // the journal came first
+//!     })
+//!     .after(["replicate"]).named("ack").handle_events_with(|_o: &Order, _seq, _eob| {})
+//!     .after(["audit", "ack"]) // the join: after both branches, so it may write
+//!     .handle_events_mut_with(move |o: &mut Order, _seq, _eob| {
+//!         o.risk_ok = o.qty < 1_000;
+//!         j.fetch_add(1, Ordering::Relaxed);
+//!     })
+//!     .build_single_producer()?;
+//! for qty in 0..100 {
+//!     producer.publish(|o| o.qty = qty)?;
+//! }
+//! producer.shutdown()?;
+//! assert_eq!(joined.load(Ordering::Relaxed), 100);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # A handler with thread-local state
+//!
+//! The state is made on the handler's own thread and dropped there, so it
+//! need not be `Send` (a connection, an `Rc` cache):
+//!
+//! ```
+//! use hotq_disruptor::Disruptor;
+//! use std::{cell::RefCell, rc::Rc, sync::mpsc};
+//!
+//! let (tx, rx) = mpsc::channel();
+//! let mut producer = Disruptor::builder(64, || 0u64)
+//!     .handle_events_and_state_with(
+//!         move |seen: &mut Rc<RefCell<Vec<u64>>>, e: &u64, _seq, end_of_batch| {
+//!             seen.borrow_mut().push(*e);
+//!             if end_of_batch {
+//!                 tx.send(seen.borrow().len()).unwrap();
+//!             }
+//!         },
+//!         || Rc::new(RefCell::new(Vec::new())),
+//!     )
+//!     .build_single_producer()?;
+//! producer.batch_publish(3, |events| events.for_each(|e| *e = 7))?;
+//! producer.shutdown()?;
+//! assert_eq!(rx.iter().last(), Some(3));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # A publish with a deadline
+//!
+//! A handler that is stuck (not panicking) fills the ring; a timed publish
+//! gives up instead of wedging the producer, and claims nothing:
+//!
+//! ```
+//! use hotq_disruptor::{Disruptor, PublishError};
+//! use std::{sync::mpsc, time::Duration};
+//!
+//! let (unstick, stuck) = mpsc::channel::<()>();
+//! let mut producer = Disruptor::builder(4, || 0u64)
+//!     .handle_events_with(move |_e: &u64, seq, _eob| if seq == 0 { stuck.recv().unwrap() })
+//!     .build_single_producer()?;
+//! for v in 0..4 {
+//!     producer.publish(|e| *e = v)?; // fills the ring: the handler holds event 0
+//! }
+//! let late = producer.publish_timeout(Duration::from_millis(10), |e| *e = 4);
+//! assert_eq!(late, Err(PublishError::Timeout));
+//! unstick.send(()).unwrap();
+//! assert_eq!(producer.publish_timeout(Duration::from_secs(60), |e| *e = 4), Ok(4)); // no hole
+//! producer.shutdown()?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! # Design
 //!
 //! After the LMAX Disruptor 4 (Java) and its technical paper; one concept
@@ -42,9 +131,12 @@
 //!   of producers. Code generic over `P: `[`Producer`]`<E>` takes either.
 //! - Each consumer is a batch event processor on its own thread, behind a
 //!   sequence barrier: the first stage waits on the published events, a
-//!   later stage on every consumer of the stage before ([`Builder::then`]).
+//!   later stage on every consumer of the stage before ([`Builder::then`]),
+//!   or on the consumers it names ([`Builder::after`]: any acyclic graph).
 //!   A handler gets every available event in one batch, with
-//!   `end_of_batch` on the last. The producers are gated on the last stage.
+//!   `end_of_batch` on the last. The producers are gated on the leaves of
+//!   the graph. The build refuses a cycle and a mutable handler that
+//!   another consumer could read beside.
 //! - [`wait`] strategies per handler. [`Blocking`](wait::Blocking) parks on
 //!   a condition variable with a fence-based protocol that cannot lose a
 //!   wake-up (spelled out in its source).
@@ -55,10 +147,13 @@
 //!   goes on. A panic in a producer's publish closure still publishes the
 //!   claimed event, so consumers never wait on a hole.
 //! - Every wait watches the halt flag; [`halt`](SingleProducer::halt) stops
-//!   everything promptly, even with a full ring. A shutdown (or dropping
-//!   the producer) drains every published event, including those published
-//!   before the processors' threads ran, then joins;
-//!   [`shutdown_timeout`](SingleProducer::shutdown_timeout) bounds the drain.
+//!   everything promptly, even with a full ring. A shutdown drains every
+//!   published event, including those published before the processors'
+//!   threads ran, then joins;
+//!   [`shutdown_timeout`](SingleProducer::shutdown_timeout) bounds the drain,
+//!   and [`publish_timeout`](SingleProducer::publish_timeout) bounds a wait
+//!   for room. Dropping the last producer closes the stream without waiting
+//!   on any [`EventPoller`]: pollers get what is left, then `Halted`.
 //!
 //! # Topologies
 //!
@@ -68,6 +163,8 @@
 //! | multicast 1P-3C | `.handle_events_with(a).handle_events_with(b).handle_events_with(c)` |
 //! | pipeline 1P-3C | `.handle_events_with(a).then().handle_events_with(b).then().handle_events_with(c)` |
 //! | diamond | `.handle_events_with(a).handle_events_with(b).then().handle_events_with(c)` |
+//! | any graph | `.named("a").handle_events_with(a).named("b").handle_events_with(b)`<br>`.after(["a"]).named("c").handle_events_with(c).after(["b"]).named("d").handle_events_with(d)`<br>`.after(["c", "d"]).handle_events_with(e)` |
+//! | independent chains | `.handle_events_with(a).then().handle_events_with(b).new_chain().handle_events_with(c)` |
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
@@ -79,6 +176,7 @@ mod builder;
 mod control;
 mod error;
 mod gate;
+mod graph;
 mod handler;
 mod panic_policy;
 mod poller;

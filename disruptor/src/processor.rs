@@ -10,12 +10,16 @@ use crate::ring_buffer::RingBuffer;
 use crate::sequence::{AtomicSequence, Sequence};
 use crate::shared::Shared;
 use crate::sync::{Arc, Ordering};
+use crate::wait::Stop;
 
-/// A handler as the processor drives it: read-only or mutable.
-pub(crate) trait Consume<E>: Send + 'static {
+/// A handler as the processor drives it: read-only or mutable, with or
+/// without a state of its own. Not `Send`: it is made on the processor's
+/// thread (see [`start_processor`]), so a handler's state need not be.
+pub(crate) trait Consume<E>: 'static {
     fn on_start(&mut self);
     fn on_shutdown(&mut self);
     fn on_batch_start(&mut self, batch_size: usize);
+    fn on_timeout(&mut self, sequence: Sequence);
     /// # Safety
     /// `sequence` is available to this consumer (its barrier said so) and
     /// its sequence has not passed it; for a mutable consumer, it is alone
@@ -31,6 +35,9 @@ pub(crate) struct Writer<H>(pub(crate) H);
 impl<E, H: EventHandler<E>> Consume<E> for Reader<H> {
     fn on_start(&mut self) {
         self.0.on_start()
+    }
+    fn on_timeout(&mut self, sequence: Sequence) {
+        self.0.on_timeout(sequence)
     }
     fn on_shutdown(&mut self) {
         self.0.on_shutdown()
@@ -53,6 +60,9 @@ impl<E, H: EventHandlerMut<E>> Consume<E> for Writer<H> {
     fn on_start(&mut self) {
         self.0.on_start()
     }
+    fn on_timeout(&mut self, sequence: Sequence) {
+        self.0.on_timeout(sequence)
+    }
     fn on_shutdown(&mut self) {
         self.0.on_shutdown()
     }
@@ -65,6 +75,84 @@ impl<E, H: EventHandlerMut<E>> Consume<E> for Writer<H> {
         // (the builder refuses otherwise): the stage before is done with the
         // event, the stage after waits for this consumer's sequence.
         unsafe { ring.write(sequence, |e| self.0.on_event(e, sequence, end_of_batch)) }
+    }
+}
+
+/// A read-only closure with a state made on the processor's thread.
+pub(crate) struct ReaderWithState<S, F> {
+    pub(crate) state: S,
+    pub(crate) handler: F,
+}
+
+/// A mutable closure with a state made on the processor's thread.
+pub(crate) struct WriterWithState<S, F> {
+    pub(crate) state: S,
+    pub(crate) handler: F,
+}
+
+impl<E, S: 'static, F: FnMut(&mut S, &E, Sequence, bool) + 'static> Consume<E>
+    for ReaderWithState<S, F>
+{
+    fn on_start(&mut self) {}
+    fn on_shutdown(&mut self) {}
+    fn on_batch_start(&mut self, _batch_size: usize) {}
+    fn on_timeout(&mut self, _sequence: Sequence) {}
+    #[inline]
+    unsafe fn on_event(&mut self, ring: &RingBuffer<E>, sequence: Sequence, end_of_batch: bool) {
+        // SAFETY: as for `Reader`.
+        unsafe {
+            ring.read(sequence, |e| {
+                (self.handler)(&mut self.state, e, sequence, end_of_batch)
+            })
+        }
+    }
+}
+
+impl<E, S: 'static, F: FnMut(&mut S, &mut E, Sequence, bool) + 'static> Consume<E>
+    for WriterWithState<S, F>
+{
+    fn on_start(&mut self) {}
+    fn on_shutdown(&mut self) {}
+    fn on_batch_start(&mut self, _batch_size: usize) {}
+    fn on_timeout(&mut self, _sequence: Sequence) {}
+    #[inline]
+    unsafe fn on_event(&mut self, ring: &RingBuffer<E>, sequence: Sequence, end_of_batch: bool) {
+        // SAFETY: as for `Writer`.
+        unsafe {
+            ring.write(sequence, |e| {
+                (self.handler)(&mut self.state, e, sequence, end_of_batch)
+            })
+        }
+    }
+}
+
+/// A processor thread's body: makes its consumer (and so the handler's
+/// state) on this thread, runs it, and drops it here. A panic while making
+/// it halts the disruptor whatever the policy (there is no handler to go
+/// on with) and is reported by the shutdown.
+pub(crate) fn start_processor<E, C: Consume<E>>(
+    shared: Arc<Shared<E>>,
+    sequence: Arc<AtomicSequence>,
+    barrier: SequenceBarrier,
+    make: impl FnOnce() -> C,
+    name: String,
+    policy: PanicPolicy,
+) {
+    match catch_unwind(AssertUnwindSafe(make)) {
+        Ok(consumer) => BatchEventProcessor {
+            shared,
+            sequence,
+            barrier,
+            consumer,
+            name,
+            policy,
+        }
+        .run(),
+        Err(payload) => {
+            let panic = HandlerPanic::new(&name, None, &*payload);
+            shared.control.record_panic(panic);
+            shared.control.halt();
+        }
     }
 }
 
@@ -103,8 +191,19 @@ impl<E, C: Consume<E>> BatchEventProcessor<E, C> {
             if shared.control.is_halted() {
                 break;
             }
-            let Ok(available) = self.barrier.wait_for(&shared, next) else {
-                break;
+            let available = match self.barrier.wait_for(&shared, next) {
+                Ok(available) => available,
+                Err(Stop::Finished) => break,
+                Err(Stop::TimedOut) => {
+                    let last = next - 1;
+                    let told = catch_unwind(AssertUnwindSafe(|| self.consumer.on_timeout(last)));
+                    if let Err(payload) = told {
+                        if self.fail(None, &*payload) {
+                            break;
+                        }
+                    }
+                    continue;
+                }
             };
             if let Err(true) = self.batch(&shared.ring, next, available) {
                 break;

@@ -61,16 +61,3 @@ impl AtomicSequence {
         &self.0
     }
 }
-
-/// The smallest of `sequences`, each loaded with `order`, or `default` when
-/// there are none (or all are larger).
-#[inline]
-pub(crate) fn minimum(
-    sequences: &[crate::sync::Arc<AtomicSequence>],
-    default: Sequence,
-    order: Ordering,
-) -> Sequence {
-    sequences
-        .iter()
-        .fold(default, |min, s| min.min(s.load(order)))
-}

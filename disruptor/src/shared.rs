@@ -1,5 +1,7 @@
 //! What the producers and the processors of one disruptor share, and its
-//! life cycle: the last producer handle to go drains and joins.
+//! life cycle: the last producer handle to go closes the stream (every
+//! consumer stops once past its last event), then a shutdown drains and
+//! joins; a drop joins only what cannot wait on the caller's pollers.
 
 use std::time::{Duration, Instant};
 
@@ -18,15 +20,30 @@ pub(crate) struct Shared<E> {
     pub(crate) cursor: AtomicSequence,
     /// `Some` iff the disruptor has several producers.
     pub(crate) availability: Option<AvailabilityFlags>,
-    /// Every stage's consumers, the last stage first: the producers never
-    /// claim a slot before every live consumer has finished with it (the
-    /// last stage with a live consumer bounds them all, see [`Gate`]).
+    /// The leaves of the consumers' graph: the producers never claim a
+    /// slot before every live consumer has finished with it (every
+    /// consumer is a leaf or ahead of one: see [`Gate`]).
     pub(crate) gating: Gate,
     pub(crate) control: Control,
     /// Live producer handles. The one that takes it to 0 shuts down.
     producers: AtomicUsize,
-    /// The processors' threads, taken by the shutdown.
-    threads: Mutex<Vec<JoinHandle<()>>>,
+    /// The processors' threads, taken by the shutdown, each with whether
+    /// it is after an event poller (a drop does not wait for those).
+    threads: Mutex<Vec<(JoinHandle<()>, bool)>>,
+}
+
+/// How the last producer handle goes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Release {
+    /// `shutdown`/`shutdown_timeout`: drain every consumer, pollers
+    /// included (for at most the timeout), halt, join.
+    Shutdown(Option<std::time::Duration>),
+    /// A drop: join the processors that depend on no poller (they finish
+    /// on their own: the stream is closed); the others and the pollers
+    /// finish when the caller polls (or drops its pollers). Never waits on
+    /// a poller, so dropping the producer and then polling on the same
+    /// thread works.
+    Drop,
 }
 
 impl<E> Shared<E> {
@@ -87,11 +104,11 @@ impl<E> Shared<E> {
         }
     }
 
-    pub(crate) fn add_thread(&self, handle: JoinHandle<()>) {
-        self.lock_threads().push(handle);
+    pub(crate) fn add_thread(&self, handle: JoinHandle<()>, after_a_poller: bool) {
+        self.lock_threads().push((handle, after_a_poller));
     }
 
-    fn lock_threads(&self) -> crate::sync::MutexGuard<'_, Vec<JoinHandle<()>>> {
+    fn lock_threads(&self) -> crate::sync::MutexGuard<'_, Vec<(JoinHandle<()>, bool)>> {
         self.threads.lock().unwrap_or_else(|e| e.into_inner())
     }
 
@@ -102,11 +119,10 @@ impl<E> Shared<E> {
         self.producers.fetch_add(1, Ordering::Relaxed);
     }
 
-    /// A producer handle goes. The last one drains every published event
-    /// through every handler (unless halted), halts, and joins the threads;
-    /// `timeout` bounds the drain. Any other handle just leaves, reporting
-    /// a panic already recorded.
-    pub(crate) fn release_producer(&self, timeout: Option<Duration>) -> Result<(), ShutdownError> {
+    /// A producer handle goes. The last one closes the stream at the
+    /// cursor, then drains and joins as `how` says. Any other handle just
+    /// leaves, reporting a panic already recorded.
+    pub(crate) fn release_producer(&self, how: Release) -> Result<(), ShutdownError> {
         // AcqRel: the Release half publishes this handle's last publish to
         // the last handle; the Acquire half (for the last) pairs with every
         // earlier handle's Release decrement, so every publish of every
@@ -122,6 +138,18 @@ impl<E> Shared<E> {
         // decrement above, which this thread's Acquire half synchronises
         // with, so coherence alone makes this load see the final cursor.
         let target = self.cursor.load(Ordering::Relaxed);
+        // From here each consumer stops by itself once past `target`.
+        self.control.close(target);
+        let timeout = match how {
+            Release::Shutdown(timeout) => timeout,
+            Release::Drop => {
+                let threads = core::mem::take(&mut *self.lock_threads());
+                // Those after a poller are detached: they finish when the
+                // caller's pollers do (or are dropped).
+                self.join(threads.into_iter().filter(|(_, after)| !after));
+                return self.report();
+            }
+        };
         if let Err(e) = self.drain(target, timeout) {
             self.control.halt();
             // Detached: a handler stuck in `on_event` cannot be stopped,
@@ -131,7 +159,13 @@ impl<E> Shared<E> {
         }
         self.control.halt();
         let threads = core::mem::take(&mut *self.lock_threads());
-        for thread in threads {
+        self.join(threads.into_iter());
+        self.report()
+    }
+
+    /// Joins `threads`.
+    fn join(&self, threads: impl Iterator<Item = (JoinHandle<()>, bool)>) {
+        for (thread, _) in threads {
             // A processor catches its handler's panics; a join error would
             // be a panic of the processor itself: report it too.
             if let Err(payload) = thread.join() {
@@ -142,7 +176,6 @@ impl<E> Shared<E> {
                 ));
             }
         }
-        self.report()
     }
 
     /// Waits until every leaf has passed `target` or the disruptor halts.
@@ -203,7 +236,15 @@ impl Shared<u64> {
         let shared = Shared::new(
             ring,
             multi_producer,
-            Gate::new(vec![gating.clone().into_boxed_slice()]),
+            Gate::new(
+                gating
+                    .iter()
+                    .map(|sequence| crate::gate::Dependency {
+                        sequence: Arc::clone(sequence),
+                        behind: None,
+                    })
+                    .collect(),
+            ),
             Control::new(true),
         );
         (shared, gating)

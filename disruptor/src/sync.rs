@@ -109,6 +109,10 @@ mod backoff {
             core::hint::spin_loop();
         }
 
+        /// One busy-wait step without the spin-loop hint.
+        #[inline(always)]
+        pub(crate) fn busy(&self) {}
+
         /// Gives the core to another thread.
         #[inline]
         pub(crate) fn yield_now(&self) {
@@ -170,6 +174,10 @@ mod backoff {
         }
 
         pub(crate) fn spin(&self) {
+            self.step();
+        }
+
+        pub(crate) fn busy(&self) {
             self.step();
         }
 

@@ -210,3 +210,54 @@ fn the_processor_thread_is_named_after_its_handler() {
         producer.shutdown().unwrap();
     });
 }
+
+/// `TimeoutBlocking`: a quiet handler is told, with the last sequence it
+/// handled (`-1` before any), after each quiet spell; events still wake it
+/// at once (the timeout is longer than the test waits for an event).
+#[test]
+fn timeout_blocking_tells_the_handler_when_the_stream_goes_quiet() {
+    use hotq_disruptor::wait::TimeoutBlocking;
+    use std::sync::mpsc;
+
+    #[derive(Debug, PartialEq)]
+    enum Call {
+        Event(Sequence),
+        Timeout(Sequence),
+    }
+    struct Quiet(mpsc::Sender<Call>);
+    impl EventHandler<u64> for Quiet {
+        fn on_event(&mut self, _e: &u64, seq: Sequence, _eob: bool) {
+            self.0.send(Call::Event(seq)).unwrap();
+        }
+        fn on_timeout(&mut self, seq: Sequence) {
+            self.0.send(Call::Timeout(seq)).unwrap();
+        }
+    }
+    within("TimeoutBlocking", DEADLINE, || {
+        let (tx, rx) = mpsc::channel();
+        let mut producer = Disruptor::builder(8, || 0u64)
+            .wait_strategy(TimeoutBlocking::new(Duration::from_millis(20)))
+            .handle_events_with_handler(Quiet(tx))
+            .build_single_producer()
+            .unwrap();
+        // Nothing published: a timeout with nothing handled yet.
+        assert_eq!(rx.recv_timeout(DEADLINE), Ok(Call::Timeout(-1)));
+        while rx.try_recv().is_ok() {}
+        for round in 0..3 {
+            producer.publish(|e| *e = round).unwrap();
+            // The event first (a timeout may come before it only if it
+            // fired before the publish), then a timeout naming it.
+            let mut calls = Vec::new();
+            loop {
+                let call = rx.recv_timeout(DEADLINE).unwrap();
+                let done = call == Call::Timeout(round as Sequence);
+                calls.push(call);
+                if done {
+                    break;
+                }
+            }
+            assert!(calls.contains(&Call::Event(round as Sequence)), "{calls:?}");
+        }
+        producer.shutdown().unwrap();
+    });
+}

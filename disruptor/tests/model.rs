@@ -265,7 +265,7 @@ fn with_strategy(which: u8, size: usize, producers: Vec<Vec<Op>>) -> Result<(), 
     match which {
         0 => run(size, Yielding, producers),
         1 => run(size, Blocking, producers),
-        2 => run(size, Sleeping, producers),
+        2 => run(size, Sleeping::default(), producers),
         _ => run(size, PhasedBackoff::default(), producers),
     }
 }

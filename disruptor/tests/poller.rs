@@ -271,3 +271,77 @@ fn shutdown_waits_for_the_poller_to_poll_everything() {
     });
     assert_all_in_order("shutdown with a poller", &seen, 6, payload);
 }
+
+/// `poll_at_most(k)` on its own thread, against a producer across many
+/// wraps: every event once, in order, never more than `k` per call, with
+/// `end_of_batch` on each call's last; `available()` beforehand never
+/// consumes, and never promises more than the next call can hand out.
+#[test]
+fn poll_at_most_bounds_each_call_and_available_consumes_nothing() {
+    for &size in SIZES {
+        for k in [1usize, 3] {
+            let what = format!("poll_at_most({k}), size {size}");
+            within(&what.clone(), DEADLINE, move || {
+                let mut builder = Disruptor::builder(size, Event::default).wait_strategy(Yielding);
+                let mut poller = builder.event_poller();
+                let mut producer = builder.build_single_producer().unwrap();
+                let consumer = std::thread::spawn(move || {
+                    let mut seen: Vec<Seen> = Vec::new();
+                    while (seen.len() as u64) < EVENTS {
+                        let promised = poller.available();
+                        let before = seen.len();
+                        let got = poller
+                            .poll_at_most(k, |e, seq, eob| {
+                                seen.push(Seen {
+                                    seq,
+                                    value: e.value,
+                                    end_of_batch: eob,
+                                })
+                            })
+                            .unwrap();
+                        assert!(got <= k, "{what}: {got} events in one call");
+                        // Events only arrive: at least what was promised
+                        // (up to k) is there.
+                        assert!(
+                            got >= promised.min(k),
+                            "{what}: promised {promised}, got {got}"
+                        );
+                        for (i, s) in seen[before..].iter().enumerate() {
+                            assert_eq!(s.end_of_batch, i == got - 1, "{what}: end_of_batch");
+                        }
+                        if got == 0 {
+                            std::thread::yield_now();
+                        }
+                    }
+                    seen
+                });
+                for i in 0..EVENTS as Sequence {
+                    producer.publish(|e| e.value = payload(i)).unwrap();
+                }
+                let seen = consumer.join().unwrap();
+                assert_all_in_order("poll_at_most", &seen, EVENTS, payload);
+                producer.shutdown().unwrap();
+            });
+        }
+    }
+}
+
+#[test]
+fn poll_at_most_zero_hands_out_nothing_and_available_follows_the_gate() {
+    let mut builder = Disruptor::builder(4, Event::default);
+    let mut first = builder.event_poller();
+    let mut builder = builder.then();
+    let mut second = builder.event_poller();
+    let mut producer = builder.build_single_producer().unwrap();
+    producer.publish(|e| e.value = 1).unwrap();
+    producer.publish(|e| e.value = 2).unwrap();
+    assert_eq!(first.poll_at_most(0, |_, _, _| panic!("handed out")), Ok(0));
+    assert_eq!(first.available(), 2);
+    // The second stage is behind the first: nothing for it yet.
+    assert_eq!(second.available(), 0);
+    assert_eq!(first.poll_at_most(1, |_, _, _| {}), Ok(1));
+    assert_eq!((first.available(), second.available()), (1, 1));
+    producer.halt();
+    assert_eq!((first.available(), second.available()), (0, 0));
+    assert_eq!(second.poll_at_most(1, |_, _, _| {}), Err(PollError::Halted));
+}

@@ -17,7 +17,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 
 use common::{Log, assert_all_in_order, assert_last_ends_batch, payload};
-use hotq_disruptor::wait::{Blocking, BusySpin, PhasedBackoff, Sleeping, Yielding};
+use hotq_disruptor::wait::{
+    Blocking, BusySpin, BusySpinWithoutHint, PhasedBackoff, Sleeping, TimeoutBlocking, Yielding,
+};
 use hotq_disruptor::{Disruptor, Sequence};
 use hotq_testkit::{DEADLINE, within};
 
@@ -161,7 +163,16 @@ fn unicast_works_with_every_wait_strategy() {
     }
     run("BusySpin", BusySpin);
     run("Yielding", Yielding);
-    run("Sleeping", Sleeping);
+    run("Sleeping", Sleeping::default());
+    run(
+        "Sleeping 1 ms",
+        Sleeping::new(std::time::Duration::from_millis(1)),
+    );
+    run("BusySpinWithoutHint", BusySpinWithoutHint);
+    run(
+        "TimeoutBlocking",
+        TimeoutBlocking::new(std::time::Duration::from_millis(1)),
+    );
     run("Blocking", Blocking);
     run("PhasedBackoff", PhasedBackoff::default());
 }

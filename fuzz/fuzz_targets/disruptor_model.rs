@@ -3,7 +3,8 @@
 //! of published events (sequence -> value) and each event poller's
 //! position. The consumers are event pollers only (a handler would run on
 //! a thread of its own; a mutable one is added only where it makes the
-//! build fail), in one to three stages, so every result is determined:
+//! build fail), in one to three stages, each after the stage before or
+//! starting a chain of its own (`new_chain`), so every result is determined:
 //! `Full` exactly when the slowest leaf is a whole ring behind, each poll
 //! hands out exactly the events its stage's gate allows (with
 //! `end_of_batch` on the last), `Halted` after a halt, and the build's
@@ -38,6 +39,10 @@ struct Input {
     /// Event pollers per stage (each `% 3`), with `then()` between stages:
     /// up to three stages and three pollers; an empty stage is a build error.
     stages: Vec<u8>,
+    /// `new_chains[k]`: stage `k + 1` starts a chain of its own (after the
+    /// producers only) instead of following stage `k`; only where stage `k`
+    /// has a poller (`new_chain` on an empty stage re-targets it instead).
+    new_chains: Vec<bool>,
     /// A mutable handler in stage `.0`, added before that stage's pollers
     /// if `.1`, else after them; only in a stage with a poller, so it is
     /// always a build error (a mutable handler must be alone in its stage)
@@ -67,6 +72,16 @@ enum Op {
     /// `try_publish`, which must say `Full`.
     Publish(u8, Write),
     TryPublish(u8, Write),
+    /// `publish_timeout` of 0 or 50 µs: `Timeout` exactly where the model
+    /// says `Full`, having claimed nothing.
+    PublishTimeout(u8, Write, bool),
+    /// `batch_publish_timeout(n)` of 0 or 50 µs, writing the first `k`.
+    BatchPublishTimeout {
+        handle: u8,
+        n: u8,
+        k: u8,
+        long: bool,
+    },
     /// `batch_publish(n)` (as `Publish` for room), writing the first `k`
     /// events, then panicking if asked.
     BatchPublish {
@@ -85,6 +100,10 @@ enum Op {
     /// Polls poller `.0`; the closure panics on its `k`-th call if `.1`
     /// is `Some(k)` and the batch is long enough.
     Poll(u8, Option<u8>),
+    /// `poll_at_most(.1 % 4)` of poller `.0`.
+    PollAtMost(u8, u8),
+    /// `available()` of poller `.0`: what a poll would hand out.
+    Available(u8),
     DropPoller(u8),
     /// Multi producer: a clone of handle `.0` (at most four handles).
     CloneProducer(u8),
@@ -107,6 +126,10 @@ enum End {
     /// Drops the last handle where the model says the drain can finish
     /// (else as `Shutdown`).
     Drop,
+    /// Drops the last handle without draining (it must return at once:
+    /// no drop waits on a poller), then polls every poller, stage by stage,
+    /// to the end: each gets what is left, then `Halted`.
+    DropThenPoll,
 }
 
 /// A planned panic's payload, raised with `resume_unwind` (no panic hook).
@@ -150,6 +173,17 @@ trait Handle {
         n: usize,
         f: &mut dyn FnMut(BatchIterMut<'_, u64>),
     ) -> Result<Sequence, PublishError>;
+    fn publish_timeout(
+        &mut self,
+        timeout: Duration,
+        f: &mut dyn FnMut(&mut u64),
+    ) -> Result<Sequence, PublishError>;
+    fn batch_publish_timeout(
+        &mut self,
+        n: usize,
+        timeout: Duration,
+        f: &mut dyn FnMut(BatchIterMut<'_, u64>),
+    ) -> Result<Sequence, PublishError>;
     fn remaining_capacity(&self) -> usize;
     fn halt(&self);
     fn is_halted(&self) -> bool;
@@ -184,6 +218,21 @@ macro_rules! impl_handle {
                 f: &mut dyn FnMut(BatchIterMut<'_, u64>),
             ) -> Result<Sequence, PublishError> {
                 $producer::try_batch_publish(self, n, f)
+            }
+            fn publish_timeout(
+                &mut self,
+                timeout: Duration,
+                f: &mut dyn FnMut(&mut u64),
+            ) -> Result<Sequence, PublishError> {
+                $producer::publish_timeout(self, timeout, f)
+            }
+            fn batch_publish_timeout(
+                &mut self,
+                n: usize,
+                timeout: Duration,
+                f: &mut dyn FnMut(BatchIterMut<'_, u64>),
+            ) -> Result<Sequence, PublishError> {
+                $producer::batch_publish_timeout(self, n, timeout, f)
             }
             fn remaining_capacity(&self) -> usize {
                 $producer::remaining_capacity(self)
@@ -228,8 +277,13 @@ struct Model {
     /// What each slot holds now.
     slots: Vec<u64>,
     pollers: Vec<Poller>,
-    /// The number of stages; the last one's pollers gate the producers.
+    /// The number of stages.
     stages: usize,
+    /// `after[k]`: the stage stage `k` is after (`None`: the producers).
+    after: Vec<Option<usize>>,
+    /// Set once the last producer handle went: pollers get what is left,
+    /// then `Halted`.
+    closed: bool,
     halted: bool,
     /// The value the next written event gets.
     next_value: u64,
@@ -252,20 +306,22 @@ impl Model {
 
     /// The highest event a poller of `stage` may handle.
     fn gate(&self, stage: usize) -> Sequence {
-        if stage == 0 {
+        let Some(before) = self.after[stage] else {
             return self.cursor();
-        }
+        };
         (0..self.pollers.len())
-            .filter(|&i| self.pollers[i].stage == stage - 1)
+            .filter(|&i| self.pollers[i].stage == before)
             .map(|i| self.position(i))
             .min()
             .expect("a built disruptor has no empty stage")
     }
 
-    /// The slowest leaf, at most the cursor.
+    /// The slowest leaf (a poller of a stage nobody is after), at most the
+    /// cursor.
     fn slowest_leaf(&self) -> Sequence {
+        let leaf = |stage: usize| !self.after.contains(&Some(stage));
         (0..self.pollers.len())
-            .filter(|&i| self.pollers[i].stage == self.stages - 1)
+            .filter(|&i| leaf(self.pollers[i].stage))
             .map(|i| self.position(i))
             .fold(self.cursor(), Sequence::min)
     }
@@ -306,22 +362,39 @@ impl Model {
         values
     }
 
-    /// Polls poller `i` (live) and checks what it handed out; the closure
-    /// panics on its `panic_at`-th call, if the batch has one.
-    fn poll(&mut self, i: usize, panic_at: Option<u8>) {
+    /// How many events poller `i` may poll now.
+    fn available(&self, i: usize) -> usize {
+        if self.halted {
+            return 0;
+        }
         let next = self.pollers[i].seq + 1;
-        let gate = self.gate(self.pollers[i].stage);
-        let count = (gate - next + 1).max(0) as usize;
+        (self.gate(self.pollers[i].stage) - next + 1).max(0) as usize
+    }
+
+    /// Polls poller `i` (live) with `poll_at_most(max)` (`None`: `poll`)
+    /// and checks what it handed out; the closure panics on its
+    /// `panic_at`-th call, if the batch has one.
+    fn poll(&mut self, i: usize, panic_at: Option<u8>) {
+        self.poll_at_most(i, None, panic_at)
+    }
+
+    fn poll_at_most(&mut self, i: usize, max: Option<usize>, panic_at: Option<u8>) {
+        let next = self.pollers[i].seq + 1;
+        let all = self.gate(self.pollers[i].stage);
+        let count = ((all - next + 1).max(0) as usize).min(max.unwrap_or(usize::MAX));
+        let gate = next + count as Sequence - 1;
         let panic_at = panic_at.map(usize::from).filter(|&k| k < count);
         let mut seen = Vec::new();
         let handle = self.pollers[i].handle.as_mut().expect("a live poller");
-        let result = catch_planned(|| {
-            handle.poll(|&e, seq, end_of_batch| {
-                seen.push((seq, e, end_of_batch));
-                if Some(seen.len() - 1) == panic_at {
-                    planned_panic();
-                }
-            })
+        let mut f = |&e: &u64, seq, end_of_batch| {
+            seen.push((seq, e, end_of_batch));
+            if Some(seen.len() - 1) == panic_at {
+                planned_panic();
+            }
+        };
+        let result = catch_planned(|| match max {
+            None => handle.poll(&mut f),
+            Some(max) => handle.poll_at_most(max, &mut f),
         });
         if self.halted {
             assert_eq!(
@@ -346,6 +419,9 @@ impl Model {
             Some(k) => {
                 assert_eq!(result, None, "the poll closure's panic was swallowed");
                 self.pollers[i].seq += k as Sequence;
+            }
+            None if count == 0 && self.closed && next > self.cursor() => {
+                assert_eq!(result, Some(Err(PollError::Halted)), "poll at the end");
             }
             None => {
                 assert_eq!(result, Some(Ok(count)), "poll count");
@@ -389,6 +465,8 @@ fuzz_target!(|input: Input| {
     let mut builder = Disruptor::builder(size, factory);
     let mut pollers = Vec::new();
     let mut expected = None;
+    // Whom each stage is after; the first stage, the producers.
+    let mut after = vec![None];
     for (stage, &count) in counts.iter().enumerate() {
         let count = count.min(3 - pollers.len());
         let writer = match input.writer {
@@ -415,10 +493,17 @@ fuzz_target!(|input: Input| {
             builder = add_writer(builder);
         }
         if stage + 1 < counts.len() {
-            if !pollers.iter().any(|p| p.stage == stage) {
-                expected.get_or_insert(BuildError::EmptyStage { stage });
+            let has_pollers = pollers.iter().any(|p| p.stage == stage);
+            if has_pollers && input.new_chains.get(stage).copied().unwrap_or(false) {
+                builder = builder.new_chain();
+                after.push(None);
+            } else {
+                if !has_pollers {
+                    expected.get_or_insert(BuildError::EmptyStage { stage });
+                }
+                builder = builder.then();
+                after.push(Some(stage));
             }
-            builder = builder.then();
         }
     }
     let last = counts.len() - 1;
@@ -455,14 +540,18 @@ fuzz_target!(|input: Input| {
         (Err(got), Some(want)) => {
             assert_eq!(got, want, "build error");
             assert_eq!(made.get(), 0, "a failed build made events");
-            // Never built: the pollers find nothing, ever.
+            // Never built, and the builder is gone: the pollers say so.
             for p in &mut pollers {
                 let handed = p
                     .handle
                     .as_mut()
                     .unwrap()
                     .poll(|_, _, _| panic!("an event, unbuilt"));
-                assert_eq!(handed, Ok(0), "poll of an unbuilt disruptor");
+                assert_eq!(
+                    handed,
+                    Err(PollError::Halted),
+                    "poll of an unbuilt disruptor"
+                );
             }
             return;
         }
@@ -477,6 +566,8 @@ fuzz_target!(|input: Input| {
         slots: vec![FACTORY; size],
         pollers,
         stages: counts.len(),
+        after,
+        closed: false,
         halted: false,
         next_value: 0,
     };
@@ -594,6 +685,87 @@ fuzz_target!(|input: Input| {
                     }
                 }
             }
+            Op::PublishTimeout(h, write, long) => {
+                let h = pick(h, handles.len());
+                let timeout = Duration::from_micros(if long { 50 } else { 0 });
+                let want = model.claim(1).map_err(|e| match e {
+                    PublishError::Full => PublishError::Timeout,
+                    e => e,
+                });
+                let value = model.next_value;
+                let mut called = false;
+                let mut f = |e: &mut u64| {
+                    called = true;
+                    match write {
+                        Write::Value => *e = value,
+                        Write::Nothing => {}
+                        Write::Panic => planned_panic(),
+                        Write::ValueThenPanic => {
+                            *e = value;
+                            planned_panic()
+                        }
+                    }
+                };
+                let got = catch_planned(|| handles[h].publish_timeout(timeout, &mut f));
+                match want {
+                    Ok(()) => {
+                        let panics = matches!(write, Write::Panic | Write::ValueThenPanic);
+                        let writes = matches!(write, Write::Value | Write::ValueThenPanic);
+                        assert!(called, "the publish closure was not called");
+                        model.publish(1, usize::from(writes));
+                        if let Some(got) = got {
+                            assert!(!panics, "the closure's panic was swallowed");
+                            assert_eq!(got, Ok(model.cursor()), "publish_timeout");
+                        }
+                    }
+                    Err(e) => {
+                        assert!(!called, "refused ({e:?}) but called the closure");
+                        assert_eq!(got, Some(Err(e)), "publish_timeout refused");
+                    }
+                }
+            }
+            Op::BatchPublishTimeout { handle, n, k, long } => {
+                let h = pick(handle, handles.len());
+                let n = ask(n);
+                let k = k as usize % (n + 1);
+                let timeout = Duration::from_micros(if long { 50 } else { 0 });
+                let want = model.claim(n).map_err(|e| match e {
+                    PublishError::Full => PublishError::Timeout,
+                    e => e,
+                });
+                let first_value = model.next_value;
+                let mut called = false;
+                let mut f = |mut events: BatchIterMut<'_, u64>| {
+                    called = true;
+                    for v in (first_value..).take(k) {
+                        *events.next().expect("an event of the batch") = v;
+                    }
+                };
+                let got = handles[h].batch_publish_timeout(n, timeout, &mut f);
+                match want {
+                    Ok(()) => {
+                        assert!(called, "the batch closure was not called");
+                        model.publish(n, k);
+                        assert_eq!(got, Ok(model.cursor()), "batch_publish_timeout of {n}");
+                    }
+                    Err(e) => {
+                        assert!(!called, "refused ({e:?}) but called the closure");
+                        assert_eq!(got, Err(e), "batch_publish_timeout of {n} refused");
+                    }
+                }
+            }
+            Op::PollAtMost(i, max) => {
+                let i = i as usize % model.pollers.len();
+                if model.pollers[i].handle.is_some() {
+                    model.poll_at_most(i, Some(usize::from(max % 4)), None);
+                }
+            }
+            Op::Available(i) => {
+                let i = i as usize % model.pollers.len();
+                if let Some(p) = &model.pollers[i].handle {
+                    assert_eq!(p.available(), model.available(i), "available of poller {i}");
+                }
+            }
             Op::RemainingCapacity(h) => {
                 let h = pick(h, handles.len());
                 assert_eq!(
@@ -686,13 +858,24 @@ fuzz_target!(|input: Input| {
             assert_eq!(last.shutdown_timeout(timeout), want, "shutdown_timeout");
         }
         End::Drop if model.drained() => drop(last),
+        End::DropThenPoll => {
+            // Returns at once whatever the pollers hold: a drop that waited
+            // on them would hang this very thread, and the fuzzer with it.
+            drop(last);
+            model.closed = true;
+            if !model.halted {
+                drain(&mut model);
+            }
+        }
         End::Drop | End::Shutdown => {
             drain(&mut model);
             assert_eq!(last.shutdown(), Ok(()), "shutdown");
         }
     }
-    // Every way of shutting down halts.
-    model.halted = true;
+    // Every way of shutting down halts, or ends the stream.
+    if !model.closed {
+        model.halted = true;
+    }
     for i in 0..model.pollers.len() {
         if model.pollers[i].handle.is_some() {
             model.poll(i, None);

@@ -225,7 +225,7 @@ fn events_of(calls: &[Call]) -> Result<Vec<(Sequence, Item)>, String> {
 fn wait_strategy(builder: Builder<Event>, wait: Wait) -> Builder<Event> {
     match wait {
         Wait::Yielding => builder.wait_strategy(Yielding),
-        Wait::Sleeping => builder.wait_strategy(Sleeping),
+        Wait::Sleeping => builder.wait_strategy(Sleeping::default()),
         Wait::Blocking => builder.wait_strategy(Blocking),
         Wait::PhasedBackoff => builder.wait_strategy(PhasedBackoff::new(10, 10)),
     }

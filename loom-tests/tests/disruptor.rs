@@ -17,7 +17,7 @@
 
 use std::sync::Mutex;
 
-use hotq_disruptor::wait::Blocking;
+use hotq_disruptor::wait::{Blocking, TimeoutBlocking};
 use hotq_disruptor::{Disruptor, Sequence};
 use hotq_loom_tests::{Spin, model};
 use loom::sync::Arc;
@@ -237,6 +237,35 @@ fn blocking_park_unpark_never_loses_a_wake_up() {
     });
 }
 
+/// `TimeoutBlocking` parks through `Notifier::park_timeout`, which has its
+/// own announcement and fence: the same ping-pong as the `Blocking` model,
+/// so a lost wake-up is a loom deadlock (loom's `wait_timeout` never times
+/// out, and the timeout is far longer than any run, so only a signal can
+/// wake the handler).
+#[test]
+fn timeout_blocking_park_unpark_never_loses_a_wake_up() {
+    model("timeout_blocking_park_unpark_never_loses_a_wake_up", 3, || {
+        let log = Log::default();
+        let l = log.clone();
+        let acked = Arc::new(loom::sync::Notify::new());
+        let ack = acked.clone();
+        let mut producer = Disruptor::builder(2, || 0u64)
+            .wait_strategy(TimeoutBlocking::new(std::time::Duration::from_secs(3600)))
+            .handle_events_with(move |e: &u64, seq, _| {
+                l.record(seq, *e);
+                ack.notify();
+            })
+            .build_single_producer()
+            .unwrap();
+        for i in 0..2 {
+            producer.publish(|e| *e = value(0, i)).unwrap();
+            acked.wait();
+        }
+        producer.shutdown().unwrap();
+        assert_eq!(log.take(), [(0, value(0, 0)), (1, value(0, 1))]);
+    });
+}
+
 /// `Blocking` between stages: stage 2 parks waiting on stage 1's progress,
 /// which stage 1 must signal. As above, the producer waits for stage 2's
 /// acknowledgement before going on, so a lost wake-up is a deadlock.
@@ -368,5 +397,47 @@ fn dropped_poller_releases_its_last_slot() {
         }
         producer.shutdown().unwrap();
         assert_eq!(t.join().unwrap(), [(0, value(0, 0))]);
+    });
+}
+
+/// A join gate on a ring of 1: J (mutable) is after the two read-only
+/// handlers X and Y, which are unordered with each other. J must see each
+/// event only after both have finished it (each records its progress in a
+/// counter J checks), and J's write to the slot must be ordered after both
+/// reads of it (the slot is a loom `UnsafeCell`, so a write that races a
+/// read is a loom failure). Two events, so the producer wraps onto the slot
+/// that J, the only leaf, must have released. Five threads with the model's.
+#[test]
+fn join_gate_waits_for_both_dependencies() {
+    model("join_gate_waits_for_both_dependencies", 1, || {
+        let log = Log::default();
+        let l = log.clone();
+        let done = [Arc::new(AtomicI64::new(-1)), Arc::new(AtomicI64::new(-1))];
+        let [x, y] = done.clone();
+        let mut producer = Disruptor::builder(1, || 0u64)
+            .named("x")
+            .handle_events_with(move |_e: &u64, seq, _| x.store(seq, Ordering::Relaxed))
+            .named("y")
+            .handle_events_with(move |_e: &u64, seq, _| y.store(seq, Ordering::Relaxed))
+            .after(["x", "y"])
+            .handle_events_mut_with(move |e: &mut u64, seq, _| {
+                for (name, d) in ["x", "y"].iter().zip(&done) {
+                    // Relaxed: J reaches this event only through both
+                    // sequences (Acquire), each stored after its counter.
+                    assert!(
+                        d.load(Ordering::Relaxed) >= seq,
+                        "the join got {seq} before {name} finished it"
+                    );
+                }
+                l.record(seq, *e);
+                *e = 0;
+            })
+            .build_single_producer()
+            .unwrap();
+        for i in 0..2 {
+            producer.publish(|e| *e = value(0, i)).unwrap();
+        }
+        producer.shutdown().unwrap();
+        assert_eq!(log.take(), [(0, value(0, 0)), (1, value(0, 1))]);
     });
 }

@@ -4,12 +4,13 @@
 use std::time::Duration;
 
 use crate::error::ShutdownError;
-use crate::shared::Shared;
+use crate::shared::{Release, Shared};
 use crate::sync::Arc;
 
-/// One producer handle's hold on the disruptor. Dropping it lets go as
-/// [`release`](Self::release) does (ignoring the result, never panicking);
-/// the last hold to go drains, halts and joins.
+/// One producer handle's hold on the disruptor. Dropping it lets go
+/// without waiting on any event poller (ignoring the result, never
+/// panicking): the last hold to go closes the stream and joins the
+/// processors that are after no poller ([`Release::Drop`]).
 pub(super) struct Handle<E> {
     pub(super) shared: Arc<Shared<E>>,
     /// True once [`release`](Self::release) ran, so `Drop` does nothing.
@@ -30,7 +31,7 @@ impl<E> Handle<E> {
     /// joins; any other returns at once with a panic recorded so far.
     pub(super) fn release(mut self, timeout: Option<Duration>) -> Result<(), ShutdownError> {
         self.released = true;
-        self.shared.release_producer(timeout)
+        self.shared.release_producer(Release::Shutdown(timeout))
     }
 
     pub(super) fn halt(&self) {
@@ -60,7 +61,7 @@ impl<E> Clone for Handle<E> {
 impl<E> Drop for Handle<E> {
     fn drop(&mut self) {
         if !self.released {
-            let _ = self.shared.release_producer(None);
+            let _ = self.shared.release_producer(Release::Drop);
         }
     }
 }

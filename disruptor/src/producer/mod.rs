@@ -86,6 +86,28 @@ pub trait Producer<E> {
         f: F,
     ) -> Result<Sequence, PublishError>;
 
+    /// As [`SingleProducer::publish_timeout`].
+    ///
+    /// # Errors
+    /// [`PublishError::Timeout`], [`PublishError::Halted`].
+    fn publish_timeout<F: FnOnce(&mut E)>(
+        &mut self,
+        timeout: Duration,
+        f: F,
+    ) -> Result<Sequence, PublishError>;
+
+    /// As [`SingleProducer::batch_publish_timeout`].
+    ///
+    /// # Errors
+    /// [`PublishError::Timeout`], [`PublishError::BatchSize`],
+    /// [`PublishError::Halted`].
+    fn batch_publish_timeout<F: FnOnce(BatchIterMut<'_, E>)>(
+        &mut self,
+        n: usize,
+        timeout: Duration,
+        f: F,
+    ) -> Result<Sequence, PublishError>;
+
     /// As [`SingleProducer::remaining_capacity`].
     fn remaining_capacity(&self) -> usize;
 
@@ -141,6 +163,23 @@ macro_rules! forward_producer {
                 f: F,
             ) -> Result<Sequence, PublishError> {
                 $handle::try_batch_publish(self, n, f)
+            }
+            #[inline]
+            fn publish_timeout<F: FnOnce(&mut E)>(
+                &mut self,
+                timeout: Duration,
+                f: F,
+            ) -> Result<Sequence, PublishError> {
+                $handle::publish_timeout(self, timeout, f)
+            }
+            #[inline]
+            fn batch_publish_timeout<F: FnOnce(BatchIterMut<'_, E>)>(
+                &mut self,
+                n: usize,
+                timeout: Duration,
+                f: F,
+            ) -> Result<Sequence, PublishError> {
+                $handle::batch_publish_timeout(self, n, timeout, f)
             }
             fn remaining_capacity(&self) -> usize {
                 $handle::remaining_capacity(self)
@@ -212,6 +251,14 @@ mod tests {
             Producer::try_batch_publish(&mut p, 1, |_| {}),
             Err(crate::PublishError::Full)
         );
+        assert_eq!(
+            Producer::publish_timeout(&mut p, Duration::from_millis(1), |e| *e = 3),
+            Err(crate::PublishError::Timeout)
+        );
+        assert_eq!(
+            Producer::batch_publish_timeout(&mut p, 1, Duration::from_millis(1), |_| {}),
+            Err(crate::PublishError::Timeout)
+        );
         assert!(!Producer::is_halted(&p));
         // The ring is full, and the go comes from another thread: the
         // waiting calls must wait for the handler (one forwarding to its
@@ -226,6 +273,12 @@ mod tests {
         let release = std::thread::spawn(move || go.send(()).unwrap());
         assert_eq!(Producer::batch_publish(&mut p, 2, |_| {}), Ok(9));
         release.join().unwrap();
+        let long = Duration::from_secs(60);
+        assert_eq!(Producer::publish_timeout(&mut p, long, |e| *e = 5), Ok(10));
+        assert_eq!(
+            Producer::batch_publish_timeout(&mut p, 2, long, |_| {}),
+            Ok(12)
+        );
         last(p).unwrap();
     }
 

@@ -8,6 +8,7 @@ use crate::batch::BatchIterMut;
 use crate::error::{PublishError, ShutdownError};
 use crate::sequence::Sequence;
 use crate::sequencer::MultiProducerSequencer;
+use crate::sequencer::Wait;
 use crate::shared::Shared;
 use crate::sync::Arc;
 
@@ -20,6 +21,8 @@ use crate::sync::Arc;
 /// while others live only lets that clone go (it reports a panic recorded
 /// so far); the last clone to go drains every published event, halts and
 /// joins, as [`SingleProducer::shutdown`](crate::SingleProducer::shutdown) does, and returns the result.
+/// The last clone's drop never waits on a poller, as
+/// [`SingleProducer`](crate::SingleProducer)'s does not.
 ///
 /// ```
 /// use hotq_disruptor::Disruptor;
@@ -79,7 +82,9 @@ impl<E> MultiProducer<E> {
     /// ```
     #[inline]
     pub fn publish<F: FnOnce(&mut E)>(&mut self, f: F) -> Result<Sequence, PublishError> {
-        let (seq, _) = self.sequencer.claim(&self.handle.shared, 1, true)?;
+        let (seq, _) = self
+            .sequencer
+            .claim(&self.handle.shared, 1, Wait::Forever)?;
         Ok(write_one(&self.handle.shared, seq, f))
     }
 
@@ -104,7 +109,7 @@ impl<E> MultiProducer<E> {
     /// ```
     #[inline]
     pub fn try_publish<F: FnOnce(&mut E)>(&mut self, f: F) -> Result<Sequence, PublishError> {
-        let (seq, _) = self.sequencer.claim(&self.handle.shared, 1, false)?;
+        let (seq, _) = self.sequencer.claim(&self.handle.shared, 1, Wait::No)?;
         Ok(write_one(&self.handle.shared, seq, f))
     }
 
@@ -134,7 +139,9 @@ impl<E> MultiProducer<E> {
         f: F,
     ) -> Result<Sequence, PublishError> {
         check_batch(n, self.handle.shared.ring.size())?;
-        let (lo, hi) = self.sequencer.claim(&self.handle.shared, n, true)?;
+        let (lo, hi) = self
+            .sequencer
+            .claim(&self.handle.shared, n, Wait::Forever)?;
         Ok(write_batch(&self.handle.shared, lo, hi, f))
     }
 
@@ -158,7 +165,76 @@ impl<E> MultiProducer<E> {
         f: F,
     ) -> Result<Sequence, PublishError> {
         check_batch(n, self.handle.shared.ring.size())?;
-        let (lo, hi) = self.sequencer.claim(&self.handle.shared, n, false)?;
+        let (lo, hi) = self.sequencer.claim(&self.handle.shared, n, Wait::No)?;
+        Ok(write_batch(&self.handle.shared, lo, hi, f))
+    }
+
+    /// As [`SingleProducer::publish_timeout`](crate::SingleProducer::publish_timeout):
+    /// waits for room at most `timeout`, and on [`PublishError::Timeout`]
+    /// has claimed nothing (no CAS was made, so no other clone waits on a
+    /// hole).
+    ///
+    /// # Errors
+    /// [`PublishError::Timeout`], [`PublishError::Halted`].
+    ///
+    /// ```
+    /// use hotq_disruptor::{Disruptor, PublishError};
+    /// use std::{sync::mpsc, time::Duration};
+    ///
+    /// let (go, stuck) = mpsc::channel::<()>();
+    /// let mut producer = Disruptor::builder(1, || 0u64)
+    ///     .handle_events_with(move |_e: &u64, seq, _eob| if seq == 0 { stuck.recv().unwrap() })
+    ///     .build_multi_producer()?;
+    /// let mut other = producer.clone();
+    /// assert_eq!(producer.publish_timeout(Duration::from_millis(20), |e| *e = 1), Ok(0));
+    /// assert_eq!(other.publish_timeout(Duration::from_millis(20), |e| *e = 2), Err(PublishError::Timeout));
+    /// go.send(()).unwrap();
+    /// assert_eq!(other.publish_timeout(Duration::from_secs(60), |e| *e = 2), Ok(1));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[inline]
+    pub fn publish_timeout<F: FnOnce(&mut E)>(
+        &mut self,
+        timeout: Duration,
+        f: F,
+    ) -> Result<Sequence, PublishError> {
+        let (seq, _) = self
+            .sequencer
+            .claim(&self.handle.shared, 1, Wait::Within(timeout))?;
+        Ok(write_one(&self.handle.shared, seq, f))
+    }
+
+    /// As [`SingleProducer::batch_publish_timeout`](crate::SingleProducer::batch_publish_timeout).
+    ///
+    /// # Errors
+    /// [`PublishError::Timeout`], [`PublishError::BatchSize`],
+    /// [`PublishError::Halted`].
+    ///
+    /// ```
+    /// use hotq_disruptor::{Disruptor, PublishError};
+    /// use std::time::Duration;
+    ///
+    /// let mut producer = Disruptor::builder(4, || 0u64)
+    ///     .handle_events_with(|_e: &u64, _seq, _eob| {})
+    ///     .build_multi_producer()?;
+    /// assert_eq!(producer.batch_publish_timeout(4, Duration::from_secs(1), |_| {}), Ok(3));
+    /// assert_eq!(
+    ///     producer.batch_publish_timeout(5, Duration::from_secs(1), |_| {}),
+    ///     Err(PublishError::BatchSize { requested: 5, size: 4 })
+    /// );
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[inline]
+    pub fn batch_publish_timeout<F: FnOnce(BatchIterMut<'_, E>)>(
+        &mut self,
+        n: usize,
+        timeout: Duration,
+        f: F,
+    ) -> Result<Sequence, PublishError> {
+        check_batch(n, self.handle.shared.ring.size())?;
+        let (lo, hi) = self
+            .sequencer
+            .claim(&self.handle.shared, n, Wait::Within(timeout))?;
         Ok(write_batch(&self.handle.shared, lo, hi, f))
     }
 

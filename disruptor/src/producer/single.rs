@@ -7,14 +7,20 @@ use crate::batch::BatchIterMut;
 use crate::error::{PublishError, ShutdownError};
 use crate::sequence::Sequence;
 use crate::sequencer::SingleProducerSequencer;
+use crate::sequencer::Wait;
 use crate::shared::Shared;
 use crate::sync::Arc;
 
 /// The producer of a disruptor with one producer thread: `Send`, not
 /// `Clone`. Built by [`Builder::build_single_producer`](crate::Builder::build_single_producer).
 ///
-/// Dropping it shuts the disruptor down as [`shutdown`](Self::shutdown)
-/// does (drains, joins) and ignores the result; it never panics.
+/// Dropping it closes the stream and ignores the result; it never panics
+/// and never waits on an [`EventPoller`](crate::EventPoller): every
+/// handler that is after no poller handles every published event and its
+/// thread is joined, while a poller (and any handler after one) gets what
+/// is left when it is polled, then `Err(PollError::Halted)`. So the thread
+/// that holds a poller can drop the producer and then poll to the end.
+/// [`shutdown`](Self::shutdown) waits for the pollers too.
 pub struct SingleProducer<E> {
     handle: Handle<E>,
     sequencer: SingleProducerSequencer,
@@ -54,7 +60,9 @@ impl<E> SingleProducer<E> {
     /// ```
     #[inline]
     pub fn publish<F: FnOnce(&mut E)>(&mut self, f: F) -> Result<Sequence, PublishError> {
-        let seq = self.sequencer.claim(&self.handle.shared, 1, true)?;
+        let seq = self
+            .sequencer
+            .claim(&self.handle.shared, 1, Wait::Forever)?;
         Ok(write_one(&self.handle.shared, seq, f))
     }
 
@@ -83,7 +91,7 @@ impl<E> SingleProducer<E> {
     /// ```
     #[inline]
     pub fn try_publish<F: FnOnce(&mut E)>(&mut self, f: F) -> Result<Sequence, PublishError> {
-        let seq = self.sequencer.claim(&self.handle.shared, 1, false)?;
+        let seq = self.sequencer.claim(&self.handle.shared, 1, Wait::No)?;
         Ok(write_one(&self.handle.shared, seq, f))
     }
 
@@ -134,7 +142,9 @@ impl<E> SingleProducer<E> {
         f: F,
     ) -> Result<Sequence, PublishError> {
         check_batch(n, self.handle.shared.ring.size())?;
-        let hi = self.sequencer.claim(&self.handle.shared, n, true)?;
+        let hi = self
+            .sequencer
+            .claim(&self.handle.shared, n, Wait::Forever)?;
         Ok(write_batch(
             &self.handle.shared,
             hi - n as Sequence + 1,
@@ -164,7 +174,90 @@ impl<E> SingleProducer<E> {
         f: F,
     ) -> Result<Sequence, PublishError> {
         check_batch(n, self.handle.shared.ring.size())?;
-        let hi = self.sequencer.claim(&self.handle.shared, n, false)?;
+        let hi = self.sequencer.claim(&self.handle.shared, n, Wait::No)?;
+        Ok(write_batch(
+            &self.handle.shared,
+            hi - n as Sequence + 1,
+            hi,
+            f,
+        ))
+    }
+
+    /// As [`publish`](Self::publish), but waits for room at most
+    /// `timeout`: a handler that is stuck (not panicking) cannot wedge the
+    /// producer for ever. The clock is read only if the ring is full.
+    ///
+    /// # Errors
+    /// [`PublishError::Timeout`] if the ring stayed full for `timeout`:
+    /// nothing was claimed, `f` did not run, and the next publish gets the
+    /// next sequence (no hole). [`PublishError::Halted`].
+    ///
+    /// ```
+    /// use hotq_disruptor::{Disruptor, PublishError};
+    /// use std::{sync::mpsc, time::Duration};
+    ///
+    /// let (go, stuck) = mpsc::channel::<()>();
+    /// let mut producer = Disruptor::builder(2, || 0u64)
+    ///     .handle_events_with(move |_e: &u64, seq, _eob| if seq == 0 { stuck.recv().unwrap() })
+    ///     .build_single_producer()?;
+    /// let wait = Duration::from_millis(20);
+    /// assert_eq!(producer.publish_timeout(wait, |e| *e = 1), Ok(0));
+    /// assert_eq!(producer.publish_timeout(wait, |e| *e = 2), Ok(1));
+    /// // The handler is stuck on event 0 and the ring of 2 is full:
+    /// assert_eq!(producer.publish_timeout(wait, |e| *e = 3), Err(PublishError::Timeout));
+    /// go.send(()).unwrap();
+    /// assert_eq!(producer.publish_timeout(Duration::from_secs(60), |e| *e = 3), Ok(2));
+    /// producer.shutdown()?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[inline]
+    pub fn publish_timeout<F: FnOnce(&mut E)>(
+        &mut self,
+        timeout: Duration,
+        f: F,
+    ) -> Result<Sequence, PublishError> {
+        let seq = self
+            .sequencer
+            .claim(&self.handle.shared, 1, Wait::Within(timeout))?;
+        Ok(write_one(&self.handle.shared, seq, f))
+    }
+
+    /// As [`batch_publish`](Self::batch_publish), but waits for room for
+    /// all `n` at most `timeout`.
+    ///
+    /// # Errors
+    /// [`PublishError::Timeout`] (nothing claimed, as
+    /// [`publish_timeout`](Self::publish_timeout)),
+    /// [`PublishError::BatchSize`], [`PublishError::Halted`].
+    ///
+    /// ```
+    /// use hotq_disruptor::{Disruptor, PublishError};
+    /// use std::{sync::mpsc, time::Duration};
+    ///
+    /// let (go, stuck) = mpsc::channel::<()>();
+    /// let mut producer = Disruptor::builder(4, || 0u64)
+    ///     .handle_events_with(move |_e: &u64, seq, _eob| if seq == 0 { stuck.recv().unwrap() })
+    ///     .build_single_producer()?;
+    /// let wait = Duration::from_millis(20);
+    /// assert_eq!(producer.batch_publish_timeout(3, wait, |events| events.for_each(|e| *e = 1)), Ok(2));
+    /// // One slot left, two asked for, the handler stuck:
+    /// assert_eq!(producer.batch_publish_timeout(2, wait, |_| {}), Err(PublishError::Timeout));
+    /// assert_eq!(producer.batch_publish_timeout(1, wait, |_| {}), Ok(3));
+    /// go.send(()).unwrap();
+    /// producer.shutdown()?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[inline]
+    pub fn batch_publish_timeout<F: FnOnce(BatchIterMut<'_, E>)>(
+        &mut self,
+        n: usize,
+        timeout: Duration,
+        f: F,
+    ) -> Result<Sequence, PublishError> {
+        check_batch(n, self.handle.shared.ring.size())?;
+        let hi = self
+            .sequencer
+            .claim(&self.handle.shared, n, Wait::Within(timeout))?;
         Ok(write_batch(
             &self.handle.shared,
             hi - n as Sequence + 1,

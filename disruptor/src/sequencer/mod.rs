@@ -9,7 +9,45 @@ pub(crate) use single::SingleProducerSequencer;
 
 use std::time::{Duration, Instant};
 
+use crate::error::PublishError;
 use crate::sync::Backoff;
+
+/// What a claim does while the ring is full.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Wait {
+    /// Fail with `Full` (`try_publish`).
+    No,
+    /// Wait until there is room or the disruptor halts (`publish`).
+    Forever,
+    /// Wait at most this long, then fail with `Timeout` (`publish_timeout`).
+    /// The clock is read only once the ring is found full.
+    Within(Duration),
+}
+
+impl Wait {
+    /// When a wait that starts now must give up (`None`: never).
+    pub(crate) fn deadline(self) -> Option<Instant> {
+        match self {
+            Wait::Within(d) => Some(Instant::now().checked_add(d).unwrap_or_else(far_future)),
+            Wait::No | Wait::Forever => None,
+        }
+    }
+}
+
+/// A deadline nobody reaches (for a timeout too large to add to now).
+fn far_future() -> Instant {
+    Instant::now() + Duration::from_secs(60 * 60 * 24 * 365 * 30)
+}
+
+/// After a step of waiting for room: the error that ends the wait, if any.
+#[inline]
+pub(crate) fn give_up(wait: Wait, deadline: Option<Instant>) -> Option<PublishError> {
+    match (wait, deadline) {
+        (Wait::No, _) => Some(PublishError::Full),
+        (_, Some(deadline)) if Instant::now() >= deadline => Some(PublishError::Timeout),
+        _ => None,
+    }
+}
 
 /// Waits while a producer has no room: spin, then yield (a preempted
 /// consumer gets the core), and only once the wait has lasted

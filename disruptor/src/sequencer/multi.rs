@@ -11,7 +11,7 @@
 
 use crate::error::PublishError;
 use crate::sequence::{INITIAL, Sequence};
-use crate::sequencer::RoomWait;
+use crate::sequencer::{RoomWait, Wait, give_up};
 use crate::shared::Shared;
 use crate::sync::{AtomicI64, Ordering};
 
@@ -112,7 +112,8 @@ impl MultiProducerSequencer {
     }
 
     /// Claims `n` (in `1..=size`) consecutive sequences; returns the
-    /// lowest and the highest. Waits for room if `wait`, else `Full`.
+    /// lowest and the highest. While the ring is full it does what `wait`
+    /// says; a failed claim claims nothing (no CAS was made).
     ///
     /// A claim is a CAS from the cursor this handle saw to that plus `n`,
     /// made only once there is room: a producer waiting for room holds no
@@ -122,10 +123,12 @@ impl MultiProducerSequencer {
         &mut self,
         shared: &Shared<E>,
         n: usize,
-        wait: bool,
+        wait: Wait,
     ) -> Result<(Sequence, Sequence), PublishError> {
         let size = shared.size();
         let mut room = RoomWait::new();
+        // Read the clock only once the ring is found full.
+        let mut deadline = None;
         // Relaxed: the claim publishes nothing (the availability flags do)
         // and needs nothing from the previous claimer; room is decided by
         // this handle's own Acquire loads of the leaves' sequences.
@@ -142,8 +145,11 @@ impl MultiProducerSequencer {
                 // reuses happen before this handle's writes to them.
                 self.cached_limit = shared.min_gating(current, Ordering::Acquire) + size;
                 if next > self.cached_limit {
-                    if !wait {
-                        return Err(PublishError::Full);
+                    if let Wait::Within(_) = wait {
+                        deadline = deadline.or_else(|| wait.deadline());
+                    }
+                    if let Some(error) = give_up(wait, deadline) {
+                        return Err(error);
                     }
                     room.step();
                     current = shared.cursor.atomic().load(Ordering::Relaxed);

@@ -2,7 +2,7 @@
 
 use crate::error::PublishError;
 use crate::sequence::{INITIAL, Sequence};
-use crate::sequencer::RoomWait;
+use crate::sequencer::{RoomWait, Wait, give_up};
 use crate::shared::Shared;
 use crate::sync::Ordering;
 
@@ -29,14 +29,14 @@ impl SingleProducerSequencer {
         }
     }
 
-    /// Claims `n` (in `1..=size`) sequences; returns the highest. Waits for
-    /// room if `wait`, else fails with `Full`.
+    /// Claims `n` (in `1..=size`) sequences; returns the highest. While the
+    /// ring is full it does what `wait` says. A failed claim claims nothing.
     #[inline]
     pub(crate) fn claim<E>(
         &mut self,
         shared: &Shared<E>,
         n: usize,
-        wait: bool,
+        wait: Wait,
     ) -> Result<Sequence, PublishError> {
         if shared.control.is_halted() {
             return Err(PublishError::Halted);
@@ -54,9 +54,10 @@ impl SingleProducerSequencer {
         &mut self,
         shared: &Shared<E>,
         next: Sequence,
-        wait: bool,
+        wait: Wait,
     ) -> Result<(), PublishError> {
         let mut room = RoomWait::new();
+        let deadline = wait.deadline();
         loop {
             // `=`, not `+=`: the limit is recomputed from the consumers'
             // position (disruptor-rs added the free count to the old limit,
@@ -70,8 +71,8 @@ impl SingleProducerSequencer {
             if next <= self.cached_limit {
                 return Ok(());
             }
-            if !wait {
-                return Err(PublishError::Full);
+            if let Some(error) = give_up(wait, deadline) {
+                return Err(error);
             }
             if shared.control.is_halted() {
                 return Err(PublishError::Halted);
@@ -123,7 +124,7 @@ mod tests {
                     .min()
                     .unwrap();
                 let allowed = claimed + n as Sequence - size_s <= slowest;
-                match seq.claim(&shared, n, false) {
+                match seq.claim(&shared, n, Wait::No) {
                     Ok(hi) => {
                         assert!(
                             allowed,
@@ -166,6 +167,9 @@ mod tests {
         let (shared, _leaves) = Shared::for_test(4, false, 1);
         let mut seq = SingleProducerSequencer::new(4);
         shared.control.halt();
-        assert_eq!(seq.claim(&shared, 1, true), Err(PublishError::Halted));
+        assert_eq!(
+            seq.claim(&shared, 1, Wait::Forever),
+            Err(PublishError::Halted)
+        );
     }
 }

@@ -131,6 +131,26 @@ impl Notifier {
         };
         drop(guard);
     }
+
+    /// As [`park`](Self::park), for at most `timeout` (the same protocol:
+    /// a timed-out waiter just re-checks, and its stale announcement costs
+    /// a signaller one needless notify).
+    pub(crate) fn park_timeout(&self, ready: impl Fn() -> bool, timeout: std::time::Duration) {
+        let guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+        // As in `park`.
+        self.signal_needed.swap(true, Ordering::Relaxed);
+        // SeqCst: as in `park`, against the signaller's fence.
+        fence(Ordering::SeqCst);
+        let guard = if ready() {
+            guard
+        } else {
+            match self.condvar.wait_timeout(guard, timeout) {
+                Ok((guard, _)) => guard,
+                Err(e) => e.into_inner().0,
+            }
+        };
+        drop(guard);
+    }
 }
 
 #[cfg(test)]

@@ -7,34 +7,39 @@
 //!
 //! | strategy | while idle | wake-up latency |
 //! |---|---|---|
-//! | [`BusySpin`] | one core at 100% | lowest |
+//! | [`BusySpin`] | one core at 100% (with the spin-loop hint) | lowest |
+//! | [`BusySpinWithoutHint`] | one core at 100%, no hint (no `pause` on x86) | lowest, more power |
 //! | [`Yielding`] | spins, then `yield_now` (a core at 100% unless others run) | low |
-//! | [`Sleeping`] | spins, yields, then sleeps in short naps | tens of µs |
+//! | [`Sleeping`] | spins, yields, then sleeps in naps of a chosen length | about a nap |
 //! | [`Blocking`] | parked on a condition variable: no CPU | a futex wake |
+//! | [`TimeoutBlocking`] | as `Blocking`; the handler's `on_timeout` runs after each quiet spell of the timeout | a futex wake |
 //! | [`PhasedBackoff`] | spins, yields, then parks like `Blocking` | low, then a futex wake |
 
 mod blocking;
 mod busy_spin;
 mod phased_backoff;
 mod sleeping;
+mod timeout_blocking;
 mod yielding;
 
 pub use blocking::Blocking;
-pub use busy_spin::BusySpin;
+pub use busy_spin::{BusySpin, BusySpinWithoutHint};
 pub use phased_backoff::PhasedBackoff;
 pub use sleeping::Sleeping;
+pub use timeout_blocking::TimeoutBlocking;
 pub use yielding::Yielding;
 
 pub(crate) use blocking::Notifier;
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::control::Control;
 use crate::sequence::Sequence;
 use crate::sync::Backoff;
 
-/// A wait strategy: one of [`BusySpin`], [`Yielding`], [`Sleeping`],
-/// [`Blocking`] and [`PhasedBackoff`]. The trait is sealed: the waits are
+/// A wait strategy: one of [`BusySpin`], [`BusySpinWithoutHint`],
+/// [`Yielding`], [`Sleeping`], [`Blocking`], [`TimeoutBlocking`] and
+/// [`PhasedBackoff`]. The trait is sealed: the waits are
 /// part of the crate's correctness (each must watch the halt flag, and the
 /// parking ones take part in the wake-up protocol).
 pub trait WaitStrategy: sealed::Sealed + Send + Sync + 'static {}
@@ -45,9 +50,11 @@ pub(crate) mod sealed {
     #[derive(Clone, Copy, Debug)]
     pub enum Waiter {
         BusySpin,
+        BusySpinWithoutHint,
         Yielding,
-        Sleeping,
+        Sleeping { nap: core::time::Duration },
         Blocking,
+        TimeoutBlocking { timeout: core::time::Duration },
         PhasedBackoff { spin_tries: u32, yield_tries: u32 },
     }
 
@@ -62,18 +69,33 @@ pub(crate) use sealed::Waiter;
 const SPIN_TRIES: u32 = 100;
 /// Yields before [`Sleeping`] starts sleeping.
 const YIELD_TRIES: u32 = 100;
-/// How long [`Sleeping`] naps at a time (the OS rounds it up, to some 50 µs
-/// on Linux).
+/// How long [`Sleeping`] naps at a time by default (the OS rounds it up, to
+/// some 50 µs on Linux).
 const NAP: Duration = Duration::from_micros(10);
+
+/// Why a wait ended without the sequence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Stop {
+    /// Halted, or closed before the sequence: the consumer is finished.
+    Finished,
+    /// [`TimeoutBlocking`]: nothing came within the timeout; the caller
+    /// tells its handler and waits again.
+    TimedOut,
+}
 
 impl Waiter {
     /// True if a waiter of this kind may park on the [`Notifier`].
     pub(crate) fn parks(self) -> bool {
-        matches!(self, Waiter::Blocking | Waiter::PhasedBackoff { .. })
+        matches!(
+            self,
+            Waiter::Blocking | Waiter::TimeoutBlocking { .. } | Waiter::PhasedBackoff { .. }
+        )
     }
 
     /// Waits until `available()` reaches `sequence`, and returns what it
-    /// returned; `Err(())` once the disruptor is halted.
+    /// returned; [`Stop::Finished`] once the disruptor is halted, or closed
+    /// before `sequence` ([`Control::is_finished`]); [`Stop::TimedOut`]
+    /// after a [`TimeoutBlocking`] timeout.
     ///
     /// `available` is the barrier's view: the highest sequence that the
     /// waiter may consume (published, and passed by every dependency).
@@ -83,19 +105,22 @@ impl Waiter {
         sequence: Sequence,
         control: &Control,
         available: impl Fn() -> Sequence,
-    ) -> Result<Sequence, ()> {
+    ) -> Result<Sequence, Stop> {
         let backoff = Backoff::new();
         let mut tries: u32 = 0;
+        // TimeoutBlocking: set at the first park.
+        let mut deadline: Option<Instant> = None;
         loop {
             let a = available();
             if a >= sequence {
                 return Ok(a);
             }
-            if control.is_halted() {
-                return Err(());
+            if control.is_finished(sequence) {
+                return Err(Stop::Finished);
             }
             match self {
                 Waiter::BusySpin => backoff.spin(),
+                Waiter::BusySpinWithoutHint => backoff.busy(),
                 Waiter::Yielding => {
                     if tries < SPIN_TRIES {
                         backoff.spin();
@@ -103,18 +128,32 @@ impl Waiter {
                         backoff.yield_now();
                     }
                 }
-                Waiter::Sleeping => {
+                Waiter::Sleeping { nap } => {
                     if tries < SPIN_TRIES {
                         backoff.spin();
                     } else if tries < SPIN_TRIES + YIELD_TRIES {
                         backoff.yield_now();
                     } else {
-                        backoff.sleep(NAP);
+                        backoff.sleep(nap);
                     }
                 }
                 Waiter::Blocking => control
                     .notifier
-                    .park(|| available() >= sequence || control.is_halted()),
+                    .park(|| available() >= sequence || control.is_finished(sequence)),
+                Waiter::TimeoutBlocking { timeout } => {
+                    let now = Instant::now();
+                    let until = *deadline.get_or_insert_with(|| {
+                        now.checked_add(timeout)
+                            .unwrap_or(now + Duration::from_secs(1 << 30))
+                    });
+                    if now >= until {
+                        return Err(Stop::TimedOut);
+                    }
+                    control.notifier.park_timeout(
+                        || available() >= sequence || control.is_finished(sequence),
+                        until - now,
+                    );
+                }
                 Waiter::PhasedBackoff {
                     spin_tries,
                     yield_tries,
@@ -126,7 +165,7 @@ impl Waiter {
                     } else {
                         control
                             .notifier
-                            .park(|| available() >= sequence || control.is_halted());
+                            .park(|| available() >= sequence || control.is_finished(sequence));
                     }
                 }
             }
@@ -144,11 +183,19 @@ mod tests {
     use std::sync::mpsc;
     use std::time::Duration;
 
-    const ALL: [Waiter; 5] = [
+    const ALL: [Waiter; 8] = [
         Waiter::BusySpin,
+        Waiter::BusySpinWithoutHint,
         Waiter::Yielding,
-        Waiter::Sleeping,
+        Waiter::Sleeping { nap: NAP },
+        Waiter::Sleeping {
+            nap: Duration::from_millis(2),
+        },
         Waiter::Blocking,
+        // Longer than the tests' waits: it must wake on progress, not time out.
+        Waiter::TimeoutBlocking {
+            timeout: Duration::from_secs(600),
+        },
         Waiter::PhasedBackoff {
             spin_tries: 10,
             yield_tries: 10,
@@ -162,7 +209,7 @@ mod tests {
         control: Arc<Control>,
         value: Arc<AtomicSequence>,
         act: impl FnOnce(),
-    ) -> Result<Sequence, ()> {
+    ) -> Result<Sequence, Stop> {
         let (tx, rx) = mpsc::channel();
         let c = control.clone();
         std::thread::spawn(move || {
@@ -201,8 +248,22 @@ mod tests {
             let value = Arc::new(AtomicSequence::new(-1));
             let c = control.clone();
             let got = wait_on_thread(waiter, control, value, move || c.halt());
-            assert_eq!(got, Err(()), "{waiter:?}");
+            assert_eq!(got, Err(Stop::Finished), "{waiter:?}");
         }
+    }
+
+    #[test]
+    fn timeout_blocking_times_out_then_waits_again() {
+        let control = Control::new(true);
+        let waiter = Waiter::TimeoutBlocking {
+            timeout: Duration::from_millis(20),
+        };
+        let start = std::time::Instant::now();
+        assert_eq!(waiter.wait_for(0, &control, || -1), Err(Stop::TimedOut));
+        assert!(start.elapsed() >= Duration::from_millis(20));
+        // A closed stream ends the wait as finished, not timed out.
+        control.close(-1);
+        assert_eq!(waiter.wait_for(0, &control, || -1), Err(Stop::Finished));
     }
 
     #[test]
