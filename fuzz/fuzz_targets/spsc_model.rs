@@ -3,7 +3,10 @@
 //! FIFO queue: item values, counts, the chunk errors' counts, and the
 //! contents at the end (drained after the producer is dropped, which the
 //! consumer must see as abandoned). Rings may start just before the
-//! `usize` wrap of their indices.
+//! `usize` wrap of their indices. The waiting operations run with zero or
+//! short deadlines (one thread: a wait that cannot succeed at once must
+//! time out, and one that can must not wait), and the futures are polled
+//! once.
 #![no_main]
 // Dropping and forgetting chunks and their iterators are operations under
 // test: the API allows both, whether or not the types implement `Drop`
@@ -11,10 +14,17 @@
 #![allow(clippy::drop_non_drop, clippy::forget_non_drop)]
 
 use std::collections::VecDeque;
+use std::future::Future;
 use std::mem::{self, MaybeUninit};
+use std::pin::pin;
+use std::task::{Context, Poll, Waker};
+use std::time::{Duration, Instant};
 
 use arbitrary::Arbitrary;
-use hotq_spsc::{ChunkError, PeekError, PopError, PushError, RingBuffer};
+use hotq_spsc::{
+    ChunkError, PeekError, PopError, PopTimeoutError, PushError, PushTimeoutError, RingBuffer,
+    WaitError,
+};
 use libfuzzer_sys::fuzz_target;
 
 #[derive(Arbitrary, Debug)]
@@ -70,6 +80,32 @@ enum Op {
     ReadChunk(u8, ReadEnd),
     /// `slots`, `is_full`, `is_empty`, `capacity`, `is_abandoned` of both.
     Observe,
+    /// `push_timeout` (or `push_deadline` when the flag is set).
+    PushTimeout(Wait, bool),
+    /// `pop_timeout` (or `pop_deadline`).
+    PopTimeout(Wait, bool),
+    /// `wait_slots(n, deadline)`.
+    WaitSlots(u8, Wait),
+    /// `wait_items(n, deadline)`.
+    WaitItems(u8, Wait),
+    /// One poll of `push_async`, then the future is dropped.
+    PushAsync,
+    /// One poll of `pop_async`, then the future is dropped.
+    PopAsync,
+}
+
+/// A wait's timeout: zero (a try) or a few microseconds.
+#[derive(Arbitrary, Debug, Clone, Copy)]
+struct Wait(u8);
+
+impl Wait {
+    fn timeout(self) -> Duration {
+        Duration::from_micros(if self.0.is_multiple_of(4) {
+            0
+        } else {
+            self.0 as u64 % 40
+        })
+    }
 }
 
 /// A chunk's two slices, joined in order.
@@ -255,6 +291,97 @@ fuzz_target!(|input: Input| {
                     }
                 }
             }
+            Op::PushTimeout(wait, deadline) => {
+                let result = if deadline {
+                    tx.push_deadline(next, Instant::now() + wait.timeout())
+                } else {
+                    tx.push_timeout(next, wait.timeout())
+                };
+                match result {
+                    Ok(()) => {
+                        assert!(free > 0, "pushed into a full ring");
+                        model.push_back(next);
+                        next += 1;
+                    }
+                    Err(PushTimeoutError::Timeout(v)) => {
+                        assert_eq!(free, 0, "timed out with room");
+                        assert_eq!(v, next, "timed-out item not given back");
+                    }
+                    Err(PushTimeoutError::Abandoned(_)) => {
+                        panic!("abandoned with the consumer alive")
+                    }
+                }
+            }
+            Op::PopTimeout(wait, deadline) => {
+                let result = if deadline {
+                    rx.pop_deadline(Instant::now() + wait.timeout())
+                } else {
+                    rx.pop_timeout(wait.timeout())
+                };
+                match result {
+                    Ok(v) => assert_eq!(Some(v), model.pop_front(), "pop_timeout"),
+                    Err(PopTimeoutError::Timeout) => {
+                        assert!(model.is_empty(), "timed out with items")
+                    }
+                    Err(PopTimeoutError::Abandoned) => panic!("abandoned with the producer alive"),
+                }
+            }
+            Op::WaitSlots(n, wait) => {
+                let n = ask(n);
+                match tx.wait_slots(n, Instant::now() + wait.timeout()) {
+                    Ok(f) => {
+                        assert!(n <= free, "waited for {n} with {free} free");
+                        assert_eq!(f, free, "wait_slots count");
+                    }
+                    Err(WaitError::Timeout) => assert!(n > free && n <= capacity, "timed out"),
+                    Err(WaitError::ExceedsCapacity {
+                        requested,
+                        capacity: c,
+                    }) => {
+                        assert!(n > capacity && requested == n && c == capacity)
+                    }
+                    Err(WaitError::Abandoned) => panic!("abandoned with the consumer alive"),
+                }
+            }
+            Op::WaitItems(n, wait) => {
+                let n = ask(n);
+                match rx.wait_items(n, Instant::now() + wait.timeout()) {
+                    Ok(r) => {
+                        assert!(n <= model.len(), "waited for {n} with {}", model.len());
+                        assert_eq!(r, model.len(), "wait_items count");
+                    }
+                    Err(WaitError::Timeout) => {
+                        assert!(n > model.len() && n <= capacity, "timed out")
+                    }
+                    Err(WaitError::ExceedsCapacity {
+                        requested,
+                        capacity: c,
+                    }) => {
+                        assert!(n > capacity && requested == n && c == capacity)
+                    }
+                    Err(WaitError::Abandoned) => panic!("abandoned with the producer alive"),
+                }
+            }
+            Op::PushAsync => {
+                let mut cx = Context::from_waker(Waker::noop());
+                match pin!(tx.push_async(next)).poll(&mut cx) {
+                    Poll::Ready(Ok(())) => {
+                        assert!(free > 0, "pushed into a full ring");
+                        model.push_back(next);
+                        next += 1;
+                    }
+                    Poll::Ready(Err(_)) => panic!("abandoned with the consumer alive"),
+                    Poll::Pending => assert_eq!(free, 0, "pending with room"),
+                }
+            }
+            Op::PopAsync => {
+                let mut cx = Context::from_waker(Waker::noop());
+                match pin!(rx.pop_async()).poll(&mut cx) {
+                    Poll::Ready(Ok(v)) => assert_eq!(Some(v), model.pop_front(), "pop_async"),
+                    Poll::Ready(Err(_)) => panic!("abandoned with the producer alive"),
+                    Poll::Pending => assert!(model.is_empty(), "pending with items"),
+                }
+            }
             Op::Observe => {
                 assert_eq!(tx.slots(), free, "producer's slots");
                 assert_eq!(rx.slots(), model.len(), "consumer's slots");
@@ -268,6 +395,11 @@ fuzz_target!(|input: Input| {
 
     drop(tx);
     assert!(rx.is_abandoned(), "the producer's drop went unseen");
-    let rest: Vec<u32> = std::iter::from_fn(|| rx.pop().ok()).collect();
+    let rest: Vec<u32> =
+        std::iter::from_fn(|| rx.pop_timeout(Duration::from_secs(10)).ok()).collect();
     assert_eq!(rest, Vec::from(model), "left in the ring");
+    assert_eq!(
+        rx.pop_timeout(Duration::from_secs(10)),
+        Err(PopTimeoutError::Abandoned)
+    );
 });

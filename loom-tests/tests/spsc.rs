@@ -6,7 +6,9 @@
 #![cfg(loom)]
 
 use hotq_loom_tests::{DropLog, model};
-use hotq_spsc::{ChunkError, Consumer, Producer, RingBuffer};
+use hotq_spsc::{
+    ChunkError, Consumer, PopAsyncError, PopTimeoutError, Producer, PushTimeoutError, RingBuffer,
+};
 use loom::thread;
 
 /// Preemption bound of every model here: each runs in under 2 s with it on
@@ -332,4 +334,197 @@ fn io_write_races_io_read() {
         producer.join().unwrap();
         assert_eq!(got, [1, 2, 3]);
     });
+}
+
+// ---------------------------------------------------------------------------
+// Waiting: the wake-up protocol (`spsc/src/wait/`). Under loom both sides of
+// the store→load barrier are a `fence(SeqCst)`, and a timed park parks until
+// unparked, so a lost wake-up is a deadlock that loom reports.
+//
+// No model joins a thread after a wait: the other side may still be inside
+// its wake-up (it takes the waker, then unparks), and that late unpark,
+// harmless with std's `join`, trips loom's own `join` (it asserts it was
+// notified). Loom runs every spawned thread to its end anyway.
+
+/// Long enough never to pass during a model: only a wake-up ends a wait.
+const FOREVER: std::time::Duration = std::time::Duration::from_secs(3600);
+
+/// A consumer parked in `pop_timeout`, woken by a real-time producer that
+/// only ever calls the non-blocking `push`: every item arrives, in order,
+/// and the consumer then sees the producer gone.
+fn parked_consumer_woken_by_push(capacity: usize) {
+    model(
+        &format!("parked_consumer_woken_by_push_capacity_{capacity}"),
+        BOUND,
+        move || {
+            let (mut tx, mut rx) = RingBuffer::<usize>::new(capacity);
+            thread::spawn(move || {
+                for i in 0..2 {
+                    push(&mut tx, i);
+                }
+            });
+            for i in 0..2 {
+                assert_eq!(rx.pop_timeout(FOREVER), Ok(i));
+            }
+            assert_eq!(rx.pop_timeout(FOREVER), Err(PopTimeoutError::Abandoned));
+        },
+    );
+}
+
+#[test]
+fn parked_consumer_woken_by_push_capacity_1() {
+    parked_consumer_woken_by_push(1);
+}
+
+#[test]
+fn parked_consumer_woken_by_push_capacity_2() {
+    parked_consumer_woken_by_push(2);
+}
+
+/// A producer parked in `push_timeout` on a full ring, woken by a consumer
+/// that only calls `pop`.
+#[test]
+fn parked_producer_woken_by_pop() {
+    model("parked_producer_woken_by_pop", BOUND, || {
+        let (mut tx, mut rx) = RingBuffer::<usize>::new(1);
+        thread::spawn(move || {
+            for i in 0..3 {
+                tx.push_timeout(i, FOREVER).unwrap();
+            }
+        });
+        for i in 0..3 {
+            assert_eq!(pop(&mut rx), i);
+        }
+    });
+}
+
+/// The producer pushes one item and is dropped while the consumer may be
+/// parking: the item comes first, then `Abandoned`, never a hang.
+#[test]
+fn producer_dropped_while_consumer_parks() {
+    model("producer_dropped_while_consumer_parks", BOUND, || {
+        let (mut tx, mut rx) = RingBuffer::<usize>::new(2);
+        thread::spawn(move || {
+            tx.push(7).unwrap();
+            drop(tx);
+        });
+        assert_eq!(rx.pop_timeout(FOREVER), Ok(7));
+        assert_eq!(rx.pop_timeout(FOREVER), Err(PopTimeoutError::Abandoned));
+    });
+}
+
+/// The consumer is dropped while the producer parks on a full ring: the
+/// value comes back as `Abandoned`, never a hang.
+#[test]
+fn consumer_dropped_while_producer_parks() {
+    model("consumer_dropped_while_producer_parks", BOUND, || {
+        let (mut tx, rx) = RingBuffer::<usize>::new(1);
+        tx.push(1).unwrap();
+        thread::spawn(move || drop(rx));
+        assert_eq!(
+            tx.push_timeout(2, FOREVER),
+            Err(PushTimeoutError::Abandoned(2))
+        );
+    });
+}
+
+/// `wait_items(2)` on a ring the producer fills one push at a time: the
+/// waiter re-registers after the first push and is woken by the second.
+#[test]
+fn wait_items_woken_by_the_last_of_two_pushes() {
+    model("wait_items_woken_by_the_last_of_two_pushes", BOUND, || {
+        let (mut tx, mut rx) = RingBuffer::<usize>::new(2);
+        thread::spawn(move || {
+            push(&mut tx, 1);
+            push(&mut tx, 2);
+        });
+        let deadline = std::time::Instant::now() + FOREVER;
+        assert_eq!(rx.wait_items(2, deadline), Ok(2));
+        let chunk = rx.read_chunk(2).unwrap();
+        let (a, b) = chunk.as_slices();
+        assert_eq!([a, b].concat(), [1, 2]);
+        chunk.commit_all();
+    });
+}
+
+/// Drives a future on the current loom thread, parking between polls
+/// until its waker unparks the thread (a lost wake-up is a deadlock).
+fn block_on<F: std::future::Future>(future: F) -> F::Output {
+    use std::sync::Arc;
+    use std::task::{Context, Poll, Wake, Waker};
+
+    struct Unpark(thread::Thread);
+    impl Wake for Unpark {
+        fn wake(self: Arc<Self>) {
+            self.0.unpark();
+        }
+    }
+
+    let waker = Waker::from(Arc::new(Unpark(thread::current())));
+    let mut cx = Context::from_waker(&waker);
+    let mut future = std::pin::pin!(future);
+    loop {
+        if let Poll::Ready(output) = future.as_mut().poll(&mut cx) {
+            return output;
+        }
+        thread::park();
+    }
+}
+
+/// An async pop's waker registration racing a push: the future, driven by
+/// loom's executor (which parks between polls), completes with the item.
+#[test]
+fn async_pop_registration_races_push() {
+    model("async_pop_registration_races_push", BOUND, || {
+        let (mut tx, mut rx) = RingBuffer::<usize>::new(1);
+        thread::spawn(move || {
+            push(&mut tx, 5);
+            push(&mut tx, 6);
+        });
+        assert_eq!(block_on(rx.pop_async()), Ok(5));
+        assert_eq!(block_on(rx.pop_async()), Ok(6));
+        assert_eq!(block_on(rx.pop_async()), Err(PopAsyncError::Abandoned));
+    });
+}
+
+/// An async push parked on a full ring, woken by a pop.
+#[test]
+fn async_push_woken_by_pop() {
+    model("async_push_woken_by_pop", BOUND, || {
+        let (mut tx, mut rx) = RingBuffer::<usize>::new(1);
+        thread::spawn(move || {
+            for i in 0..2 {
+                block_on(tx.push_async(i)).unwrap();
+            }
+        });
+        for i in 0..2 {
+            assert_eq!(pop(&mut rx), i);
+        }
+    });
+}
+
+/// A pending `pop_async` dropped while a push wakes it: dropping takes
+/// nothing out of the ring, the wake-up of a gone future is harmless, and a
+/// later wait still gets the item.
+#[test]
+fn pending_pop_future_dropped_while_push_wakes_it() {
+    use std::future::Future;
+    use std::task::{Context, Poll, Waker};
+    model(
+        "pending_pop_future_dropped_while_push_wakes_it",
+        BOUND,
+        || {
+            let (mut tx, mut rx) = RingBuffer::<usize>::new(1);
+            thread::spawn(move || push(&mut tx, 9));
+            {
+                let mut cx = Context::from_waker(Waker::noop());
+                let mut future = std::pin::pin!(rx.pop_async());
+                if let Poll::Ready(item) = future.as_mut().poll(&mut cx) {
+                    assert_eq!(item, Ok(9));
+                    return;
+                }
+            } // dropped while pending
+            assert_eq!(rx.pop_timeout(FOREVER), Ok(9));
+        },
+    );
 }

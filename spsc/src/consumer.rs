@@ -267,12 +267,14 @@ impl<T> Consumer<T> {
         // `Producer::free_slots`: our reads (and drops) of these slots
         // happen before its next writes into them.
         self.ring.head.store(self.cursor.own, Ordering::Release);
+        self.ring.waiters.room.wake_if_waiting();
     }
 }
 
 impl<T> Drop for Consumer<T> {
     fn drop(&mut self) {
         self.ring.abandon();
+        self.ring.waiters.room.wake_if_waiting();
     }
 }
 

@@ -50,7 +50,8 @@
 //!   consumer's `Acquire` load pairs with, and the mirror image for `head`.
 //!   Nothing stronger is used, and nothing waits: every operation finishes
 //!   in a bounded number of its own steps (wait-free), whatever the other
-//!   thread does. Waiting for room or for data is the caller's choice.
+//!   thread does. Waiting for room or for data is the caller's choice
+//!   (see [Waiting](#waiting)).
 //!
 //! # Operations
 //!
@@ -63,6 +64,46 @@
 //!
 //! With the `std` feature (on by default), `Producer<u8>` is an
 //! [`std::io::Write`] and `Consumer<u8>` an [`std::io::Read`].
+//!
+//! # Waiting
+//!
+//! | | [`Producer`] | [`Consumer`] |
+//! |---|---|---|
+//! | block (`std`) | [`push_timeout`](Producer::push_timeout), [`push_deadline`](Producer::push_deadline) | [`pop_timeout`](Consumer::pop_timeout), [`pop_deadline`](Consumer::pop_deadline) |
+//! | block for a chunk (`std`) | [`wait_slots`](Producer::wait_slots) | [`wait_items`](Consumer::wait_items) |
+//! | async | [`push_async`](Producer::push_async) | [`pop_async`](Consumer::pop_async), `Stream` (feature `stream`) |
+//!
+//! A waiting thread parks (after a brief spin) and a waiting task returns
+//! `Pending`, until the other half publishes or is dropped. The try
+//! operations above never wait and are not slowed by the waiting layer
+//! beyond one load and branch per publish: a half that goes to sleep pays
+//! for the store→load barrier of the wake-up protocol (a `membarrier`
+//! system call on Linux), not the half that works, so a real-time producer
+//! that only calls [`push`](Producer::push) makes no system call, takes no
+//! lock and allocates nothing while nobody waits. Where `membarrier` is
+//! missing (not Linux, miri) both sides use a `fence(SeqCst)` instead.
+//!
+//! ```
+//! use std::time::Duration;
+//! use hotq_spsc::{PopTimeoutError, RingBuffer};
+//!
+//! let (mut tx, mut rx) = RingBuffer::new(64);
+//! let consumer = std::thread::spawn(move || {
+//!     let mut sum = 0u64;
+//!     loop {
+//!         match rx.pop_timeout(Duration::from_secs(10)) {
+//!             Ok(v) => sum += v,
+//!             Err(PopTimeoutError::Abandoned) => return sum, // producer gone, ring empty
+//!             Err(PopTimeoutError::Timeout) => panic!("no item for 10 s"),
+//!         }
+//!     }
+//! });
+//! for i in 0..1000 {
+//!     tx.push_timeout(i, Duration::from_secs(10)).unwrap();
+//! }
+//! drop(tx);
+//! assert_eq!(consumer.join().unwrap(), (0..1000).sum());
+//! ```
 //!
 //! # Guarantees
 //!
@@ -130,6 +171,7 @@ mod producer;
 mod read_chunk;
 mod ring;
 mod sync;
+mod wait;
 mod write_chunk;
 mod write_chunk_uninit;
 
@@ -138,6 +180,10 @@ pub use error::{CapacityError, ChunkError, PeekError, PopError, PushError};
 pub use producer::Producer;
 pub use read_chunk::{ReadChunk, ReadChunkIntoIter};
 pub use ring::RingBuffer;
+pub use wait::{
+    PopAsyncError, PopFuture, PopTimeoutError, PushAsyncError, PushFuture, PushTimeoutError,
+    WaitError,
+};
 pub use write_chunk::WriteChunk;
 pub use write_chunk_uninit::WriteChunkUninit;
 

@@ -23,7 +23,8 @@ use crate::{ChunkError, PushError, RingBuffer, WriteChunk, WriteChunkUninit};
 /// ```
 pub struct Producer<T> {
     ring: Arc<RingBuffer<T>>,
-    /// `own` is the tail; `peer` a cached copy of the consumer's head.
+    /// `own` is the tail; `peer` the limit it may advance to: a cached copy
+    /// of the consumer's head, plus the capacity.
     cursor: CachePadded<Cursor>,
 }
 
@@ -224,8 +225,7 @@ impl<T> Producer<T> {
     /// of them, and reloading the consumer's head only when it does not.
     #[inline]
     pub(crate) fn free_slots(&self, wanted: usize) -> usize {
-        let capacity = self.ring.capacity();
-        let free = capacity - self.cursor.own.wrapping_sub(self.cursor.peer.get());
+        let free = self.cursor.peer.get().wrapping_sub(self.cursor.own);
         if free >= wanted {
             return free;
         }
@@ -233,8 +233,9 @@ impl<T> Producer<T> {
         // `Consumer::advance`: its reads of the slots it freed happen before
         // our writes into them.
         let head = self.ring.head.load(Ordering::Acquire);
-        self.cursor.peer.set(head);
-        capacity - self.cursor.own.wrapping_sub(head)
+        let limit = head.wrapping_add(self.ring.capacity());
+        self.cursor.peer.set(limit);
+        limit.wrapping_sub(self.cursor.own)
     }
 
     /// The free-running index of the next slot to write.
@@ -253,12 +254,14 @@ impl<T> Producer<T> {
         // Release pairs with the consumer's Acquire load of tail in
         // `Consumer::ready_items`: our slot writes happen before its reads.
         self.ring.tail.store(self.cursor.own, Ordering::Release);
+        self.ring.waiters.items.wake_if_waiting();
     }
 }
 
 impl<T> Drop for Producer<T> {
     fn drop(&mut self) {
         self.ring.abandon();
+        self.ring.waiters.items.wake_if_waiting();
     }
 }
 

@@ -34,6 +34,7 @@ use core::ptr;
 use crossbeam_utils::CachePadded;
 
 use crate::sync::{Arc, AtomicBool, AtomicUsize, Claim, Ordering, SlotAccess, UnsafeCell};
+use crate::wait::Waiters;
 use crate::{CapacityError, Consumer, Producer};
 
 /// A bounded single-producer single-consumer ring buffer.
@@ -82,6 +83,11 @@ pub struct RingBuffer<T> {
     slots: Box<[UnsafeCell<MaybeUninit<T>>]>,
     /// Loom's view of slot accesses (zero-sized outside loom).
     access: SlotAccess,
+    /// Where each half waits for the other (`wait/`); untouched by the try
+    /// path but for one load after each publish.
+    /// On its own cache line: a waiter writes its state word, and the
+    /// fields above are read by every push and pop.
+    pub(crate) waiters: CachePadded<Waiters>,
 }
 
 /// One half's private position: its own index and a cached copy of the
@@ -92,7 +98,10 @@ pub(crate) struct Cursor {
     /// This half is its only writer, so the copy here is always exact and
     /// the hot path never loads it from the shared atomic.
     pub(crate) own: usize,
-    /// The other half's index, as last loaded. It may be stale, but only
+    /// The bound `own` may advance to, from the other half's index as last
+    /// loaded: the producer's is the consumer's head plus the capacity (so
+    /// that free slots are one subtraction, like ready items), the
+    /// consumer's is the producer's tail. It may be stale, but only
     /// behind: the other index only grows, so the space (or items) it
     /// implies is a lower bound that is always safe to use. It is refreshed
     /// only when it says there is not enough.
@@ -199,9 +208,13 @@ impl<T> RingBuffer<T> {
             mask: len - 1,
             slots: slots.into_boxed_slice(),
             access: SlotAccess::new(len),
+            waiters: CachePadded::new(Waiters::new()),
         });
-        let producer = Producer::new(Arc::clone(&ring), Cursor::at(index));
-        let consumer = Consumer::new(ring, Cursor::at(index));
+        let producer = Producer::new(
+            Arc::clone(&ring),
+            Cursor::at(index, index.wrapping_add(capacity)),
+        );
+        let consumer = Consumer::new(ring, Cursor::at(index, index));
         Ok((producer, consumer))
     }
 
@@ -253,10 +266,10 @@ impl<T> RingBuffer<T> {
 }
 
 impl Cursor {
-    fn at(index: usize) -> CachePadded<Cursor> {
+    fn at(own: usize, peer: usize) -> CachePadded<Cursor> {
         CachePadded::new(Cursor {
-            own: index,
-            peer: Cell::new(index),
+            own,
+            peer: Cell::new(peer),
         })
     }
 }

@@ -30,6 +30,56 @@ pub(crate) use loom::sync::atomic::{AtomicBool, AtomicUsize};
 #[cfg(loom)]
 pub(crate) use tracked::{Claim, SlotAccess};
 
+// The waiting layer (`wait/`): its state word, its fences, its waker cell,
+// spin hints and thread parking. A compiler fence orders nothing between
+// threads, so loom has none to model and both builds use `core`'s.
+pub(crate) use core::sync::atomic::compiler_fence;
+
+#[cfg(not(loom))]
+pub(crate) use core::hint::spin_loop;
+#[cfg(not(loom))]
+pub(crate) use core::sync::atomic::{AtomicU8, fence};
+#[cfg(not(loom))]
+pub(crate) use untracked::TrackedCell;
+
+#[cfg(loom)]
+pub(crate) use loom::cell::UnsafeCell as TrackedCell;
+#[cfg(loom)]
+pub(crate) use loom::hint::spin_loop;
+#[cfg(loom)]
+pub(crate) use loom::sync::atomic::{AtomicU8, fence};
+
+/// Whether the code runs under a model (loom) or an interpreter (miri),
+/// where the asymmetric barrier (a system call) cannot be used: the waiting
+/// layer then puts a `fence(SeqCst)` on both sides, which is what loom
+/// checks and miri can run.
+pub(crate) const MODELLED: bool = cfg!(loom) || cfg!(miri);
+
+/// Brief spinning before a blocking wait parks (none under loom, where every
+/// spin is one more branch of the model to explore).
+#[cfg(feature = "std")]
+pub(crate) const SPINS_BEFORE_PARK: u32 = if cfg!(loom) { 0 } else { 64 };
+
+/// Threads, as the blocking waits use them: the current thread's handle
+/// (to unpark it) and parking with or without a timeout. Under loom time
+/// does not pass: a timed park parks until it is unparked, so a lost
+/// wake-up is a deadlock that loom reports.
+#[cfg(all(feature = "std", not(loom)))]
+pub(crate) mod thread {
+    pub(crate) use std::thread::{Thread, current, park, park_timeout};
+}
+
+/// Threads under loom (see the `std` version).
+#[cfg(all(feature = "std", loom))]
+pub(crate) mod thread {
+    pub(crate) use loom::thread::{Thread, current, park};
+
+    /// Loom has no clock: parks until unparked.
+    pub(crate) fn park_timeout(_timeout: std::time::Duration) {
+        park();
+    }
+}
+
 #[cfg(not(loom))]
 mod untracked {
     /// Access tracking of the ring's slots; nothing to track outside loom.
@@ -54,6 +104,23 @@ mod untracked {
         /// Ends the access.
         #[inline(always)]
         pub(crate) fn end(self) {}
+    }
+
+    /// A cell with loom's closure API (`with_mut`), so that the waiting
+    /// layer's cell is tracked under loom and plain memory outside it.
+    pub(crate) struct TrackedCell<T>(core::cell::UnsafeCell<T>);
+
+    impl<T> TrackedCell<T> {
+        pub(crate) const fn new(value: T) -> Self {
+            TrackedCell(core::cell::UnsafeCell::new(value))
+        }
+
+        /// Runs `f` on a pointer to the value; the caller's protocol makes
+        /// the access exclusive.
+        #[inline(always)]
+        pub(crate) fn with_mut<R>(&self, f: impl FnOnce(*mut T) -> R) -> R {
+            f(self.0.get())
+        }
     }
 }
 

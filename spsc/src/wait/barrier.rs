@@ -1,0 +1,136 @@
+//! The store→load barrier of the wake-up protocol, made asymmetric.
+//!
+//! Each side of a wait needs a store→load order: the waiter stores
+//! "waiting" and then loads the index it waits on; the working side stores
+//! the index and then loads "waiting". With a `fence(SeqCst)` between the
+//! store and the load on both sides, at least one of the two loads sees the
+//! other side's store, so either the worker sees the waiter or the waiter
+//! sees the work: no wake-up is lost. But the working side is the try path,
+//! and a full fence per push or pop is what this crate must not pay.
+//!
+//! The asymmetric answer (Folly's `asymmetric_thread_fence_{light,heavy}`,
+//! liburcu's `membarrier` flavour): the working side only keeps the
+//! compiler from moving its load above its store ([`light`]), and the side
+//! about to sleep, which is rare and about to make a system call anyway,
+//! runs `membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED)` ([`heavy`]). The
+//! kernel then runs a full barrier on every CPU that runs a thread of this
+//! process, so every such thread's accesses are split by one point: a load
+//! after it sees the waiter's "waiting", and a store before it is visible
+//! to the waiter's load after the call returns.
+//!
+//! When the system call is missing (not Linux, a kernel before 4.14, a
+//! seccomp filter, no `std`) or cannot be used (miri, loom), [`available`]
+//! says so when a ring is built, and the ring's wait slots are created
+//! *fenced*: their state word is never zero, so the working side always
+//! takes its slow path, which runs a real `fence(SeqCst)` before it loads
+//! the state again, and the waiter uses a `fence(SeqCst)` too. Slower on
+//! such systems, never wrong. Loom checks exactly that symmetric protocol.
+
+use crate::sync::{MODELLED, Ordering, compiler_fence, fence};
+
+/// Whether [`heavy`] is the system call (and [`light`] may be a compiler
+/// fence). Registers the process for it on the first call; later calls only
+/// read the cached answer.
+pub(crate) fn available() -> bool {
+    !MODELLED && membarrier::available()
+}
+
+/// The working side's half: keeps its preceding store and following load
+/// in program order. A compiler fence only: it pairs with [`heavy`]'s
+/// system call, never with another `light`.
+#[inline(always)]
+pub(crate) fn light() {
+    compiler_fence(Ordering::SeqCst);
+}
+
+/// The waiting side's half, between its store of "waiting" and its load of
+/// the index. `asymmetric` is what [`available`] said when the ring was
+/// built.
+pub(crate) fn heavy(asymmetric: bool) {
+    if asymmetric {
+        membarrier::run();
+    } else {
+        // SeqCst pairs with the working side's `fence(SeqCst)` in
+        // `WaitSlot::wake_slow` (fenced slots): [store index; fence; load
+        // state] against [store state; fence; load index] lets at most one
+        // of the two loads miss the other side's store.
+        fence(Ordering::SeqCst);
+    }
+}
+
+#[cfg(all(target_os = "linux", feature = "std", not(loom), not(miri)))]
+mod membarrier {
+    use core::sync::atomic::{AtomicU8, Ordering};
+
+    // From linux/membarrier.h.
+    const CMD_QUERY: libc::c_long = 0;
+    const CMD_PRIVATE_EXPEDITED: libc::c_long = 1 << 3;
+    const CMD_REGISTER_PRIVATE_EXPEDITED: libc::c_long = 1 << 4;
+
+    const UNKNOWN: u8 = 0;
+    const YES: u8 = 1;
+    const NO: u8 = 2;
+
+    /// The process-wide answer of [`available`]. Not state of any ring
+    /// (each ring copies the answer when it is built), so a plain atomic:
+    /// racing first calls both register, which is idempotent.
+    static STATE: AtomicU8 = AtomicU8::new(UNKNOWN);
+
+    fn membarrier(cmd: libc::c_long) -> libc::c_long {
+        // SAFETY: `membarrier(cmd, flags = 0, cpu_id = 0)` reads no memory
+        // of ours; an unknown or refused command only returns -1.
+        unsafe {
+            libc::syscall(
+                libc::SYS_membarrier,
+                cmd,
+                0 as libc::c_long,
+                0 as libc::c_long,
+            )
+        }
+    }
+
+    fn register() -> bool {
+        let supported = membarrier(CMD_QUERY);
+        supported >= 0
+            && supported & CMD_PRIVATE_EXPEDITED != 0
+            && membarrier(CMD_REGISTER_PRIVATE_EXPEDITED) == 0
+    }
+
+    pub(super) fn available() -> bool {
+        // Relaxed: the answer is one byte; the registration it reports is
+        // kernel state, ordered by the system calls themselves.
+        match STATE.load(Ordering::Relaxed) {
+            YES => true,
+            NO => false,
+            _ => {
+                let yes = register();
+                STATE.store(if yes { YES } else { NO }, Ordering::Relaxed);
+                yes
+            }
+        }
+    }
+
+    pub(super) fn run() {
+        if membarrier(CMD_PRIVATE_EXPEDITED) == 0 {
+            return;
+        }
+        // Registered once, but a `fork`ed child starts unregistered:
+        // register again and retry. A refusal now would leave the working
+        // side without its barrier, so it is a loud error, never a hang.
+        assert!(
+            register() && membarrier(CMD_PRIVATE_EXPEDITED) == 0,
+            "membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) failed after registration succeeded"
+        );
+    }
+}
+
+#[cfg(not(all(target_os = "linux", feature = "std", not(loom), not(miri))))]
+mod membarrier {
+    pub(super) fn available() -> bool {
+        false
+    }
+
+    pub(super) fn run() {
+        unreachable!("no asymmetric barrier on this platform: its rings are fenced")
+    }
+}

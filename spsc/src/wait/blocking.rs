@@ -1,0 +1,344 @@
+//! The blocking waits (`std`): the calling thread parks until the other
+//! half wakes it, or its deadline passes.
+
+use alloc::sync::Arc;
+use alloc::task::Wake;
+use core::task::Waker;
+use std::time::{Duration, Instant};
+
+use super::{Check, WaitSlot};
+use crate::sync::{SPINS_BEFORE_PARK, spin_loop, thread};
+use crate::{
+    Consumer, PopTimeoutError, Producer, PushError, PushTimeoutError, RingBuffer, WaitError,
+};
+
+/// Wakes a parked thread.
+struct Unparker(thread::Thread);
+
+impl Wake for Unparker {
+    fn wake(self: Arc<Self>) {
+        self.0.unpark();
+    }
+
+    fn wake_by_ref(self: &Arc<Self>) {
+        self.0.unpark();
+    }
+}
+
+/// Why a blocking wait returned without its condition.
+enum Stop {
+    Timeout,
+    Abandoned,
+}
+
+/// `now + timeout`, or no deadline at all when that is beyond what an
+/// `Instant` can hold (a timeout of `Duration::MAX` waits for ever).
+fn deadline_after(timeout: Duration) -> Option<Instant> {
+    Instant::now().checked_add(timeout)
+}
+
+/// Waits in `slot` until `check` is ready or abandoned, or `deadline`
+/// passes. A deadline already past makes this a single check; a spurious
+/// wake-up (or a stale one from an earlier wait) only checks again.
+fn block_until<R>(
+    slot: &WaitSlot,
+    deadline: Option<Instant>,
+    mut check: impl FnMut() -> Check<R>,
+) -> Result<R, Stop> {
+    let past = |deadline: Option<Instant>| deadline.is_some_and(|d| Instant::now() >= d);
+    for _ in 0..SPINS_BEFORE_PARK {
+        match check() {
+            Check::Ready(r) => return Ok(r),
+            Check::Abandoned => return Err(Stop::Abandoned),
+            Check::Wait if past(deadline) => return Err(Stop::Timeout),
+            Check::Wait => spin_loop(),
+        }
+    }
+    let waker = Waker::from(Arc::new(Unparker(thread::current())));
+    loop {
+        match check() {
+            Check::Ready(r) => return Ok(r),
+            Check::Abandoned => return Err(Stop::Abandoned),
+            Check::Wait => {}
+        }
+        let now = Instant::now();
+        if deadline.is_some_and(|d| now >= d) {
+            return Err(Stop::Timeout);
+        }
+        slot.register(&waker);
+        // The protocol's second load: after the registration's barrier.
+        match check() {
+            Check::Ready(r) => {
+                slot.retract();
+                return Ok(r);
+            }
+            Check::Abandoned => {
+                slot.retract();
+                return Err(Stop::Abandoned);
+            }
+            Check::Wait => {}
+        }
+        match deadline {
+            Some(d) => thread::park_timeout(d.saturating_duration_since(now)),
+            None => thread::park(),
+        }
+        slot.retract();
+    }
+}
+
+impl<T> Producer<T> {
+    /// Appends `value`, waiting up to `timeout` for room; gives the value
+    /// back on [`PushTimeoutError::Timeout`], or on
+    /// [`PushTimeoutError::Abandoned`] when the ring is full and the
+    /// consumer is gone (no room can ever come). A zero timeout is a
+    /// [`push`](Self::push). The thread parks while it waits, after a brief
+    /// spin.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use hotq_spsc::{PushTimeoutError, RingBuffer};
+    ///
+    /// let (mut tx, mut rx) = RingBuffer::new(1);
+    /// tx.push_timeout(1, Duration::from_secs(1)).unwrap();
+    /// // Full: waits 10 ms, then gives 2 back.
+    /// assert_eq!(tx.push_timeout(2, Duration::from_millis(10)), Err(PushTimeoutError::Timeout(2)));
+    /// let reader = std::thread::spawn(move || {
+    ///     let first = rx.pop_timeout(Duration::from_secs(10)).unwrap();
+    ///     (first, rx) // keep the consumer alive until the join
+    /// });
+    /// // Room comes when the reader pops.
+    /// tx.push_timeout(3, Duration::from_secs(10)).unwrap();
+    /// let (first, rx) = reader.join().unwrap();
+    /// assert_eq!(first, 1);
+    /// drop(rx);
+    /// // Full and abandoned: waiting could never succeed.
+    /// assert_eq!(tx.push_timeout(4, Duration::from_secs(10)), Err(PushTimeoutError::Abandoned(4)));
+    /// ```
+    pub fn push_timeout(&mut self, value: T, timeout: Duration) -> Result<(), PushTimeoutError<T>> {
+        self.push_until(value, deadline_after(timeout))
+    }
+
+    /// As [`push_timeout`](Self::push_timeout), with a deadline: a
+    /// deadline already past never waits.
+    ///
+    /// ```
+    /// use std::time::{Duration, Instant};
+    /// use hotq_spsc::{PushTimeoutError, RingBuffer};
+    ///
+    /// let (mut tx, _rx) = RingBuffer::new(1);
+    /// let deadline = Instant::now() + Duration::from_millis(5);
+    /// assert_eq!(tx.push_deadline('a', deadline), Ok(()));
+    /// assert_eq!(tx.push_deadline('b', deadline), Err(PushTimeoutError::Timeout('b')));
+    /// assert!(Instant::now() >= deadline);
+    /// ```
+    pub fn push_deadline(
+        &mut self,
+        value: T,
+        deadline: Instant,
+    ) -> Result<(), PushTimeoutError<T>> {
+        self.push_until(value, Some(deadline))
+    }
+
+    fn push_until(
+        &mut self,
+        value: T,
+        deadline: Option<Instant>,
+    ) -> Result<(), PushTimeoutError<T>> {
+        let value = match self.push(value) {
+            Ok(()) => return Ok(()),
+            Err(PushError::Full(value)) => value,
+        };
+        match self.block_for_room(1, deadline) {
+            Ok(_) => match self.push(value) {
+                Ok(()) => Ok(()),
+                Err(_) => unreachable!("room was seen, and only this producer takes it"),
+            },
+            Err(Stop::Timeout) => Err(PushTimeoutError::Timeout(value)),
+            Err(Stop::Abandoned) => Err(PushTimeoutError::Abandoned(value)),
+        }
+    }
+
+    /// Waits until at least `n` slots are free, or `deadline` passes, and
+    /// returns how many are free then (at least `n`): a
+    /// [`write_chunk_uninit(n)`](Self::write_chunk_uninit) or a
+    /// [`push_slice`](Self::push_slice) of `n` items then succeeds.
+    /// [`WaitError::Timeout`] at the deadline, [`WaitError::Abandoned`]
+    /// when fewer than `n` are free and the consumer is gone, and
+    /// [`WaitError::ExceedsCapacity`] at once when `n` is more than the
+    /// ring can ever free.
+    ///
+    /// ```
+    /// use std::time::{Duration, Instant};
+    /// use hotq_spsc::{RingBuffer, WaitError};
+    ///
+    /// let (mut tx, mut rx) = RingBuffer::new(4);
+    /// let soon = Instant::now() + Duration::from_millis(10);
+    /// assert_eq!(tx.wait_slots(3, soon), Ok(4));
+    /// tx.push_slice(&[1, 2, 3]);
+    /// assert_eq!(tx.wait_slots(2, soon), Err(WaitError::Timeout));
+    /// assert_eq!(
+    ///     tx.wait_slots(5, soon),
+    ///     Err(WaitError::ExceedsCapacity { requested: 5, capacity: 4 })
+    /// );
+    /// let mut out = [0; 2];
+    /// rx.pop_slice(&mut out);
+    /// assert_eq!(tx.wait_slots(2, soon), Ok(3));
+    /// ```
+    pub fn wait_slots(&mut self, n: usize, deadline: Instant) -> Result<usize, WaitError> {
+        exceeds(n, self.capacity())?;
+        self.block_for_room(n, Some(deadline))
+            .map_err(WaitError::from)
+    }
+
+    fn block_for_room(&self, n: usize, deadline: Option<Instant>) -> Result<usize, Stop> {
+        let ring: &RingBuffer<T> = self.ring();
+        block_until(&ring.waiters.room, deadline, || {
+            let free = self.free_slots(n);
+            if free >= n {
+                return Check::Ready(free);
+            }
+            if !ring.is_abandoned() {
+                return Check::Wait;
+            }
+            // Gone: every slot it freed is visible now (`is_abandoned`).
+            match self.free_slots(n) {
+                free if free >= n => Check::Ready(free),
+                _ => Check::Abandoned,
+            }
+        })
+    }
+}
+
+impl<T> Consumer<T> {
+    /// Removes the oldest item, waiting up to `timeout` for one;
+    /// [`PopTimeoutError::Timeout`] when none came, or
+    /// [`PopTimeoutError::Abandoned`] when the ring is empty and the
+    /// producer is gone (items it pushed before are still returned first).
+    /// A zero timeout is a [`pop`](Self::pop). The thread parks while it
+    /// waits, after a brief spin.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use hotq_spsc::{PopTimeoutError, RingBuffer};
+    ///
+    /// let (mut tx, mut rx) = RingBuffer::new(4);
+    /// let writer = std::thread::spawn(move || {
+    ///     for i in 0..3 {
+    ///         tx.push_timeout(i, Duration::from_secs(10)).unwrap();
+    ///     }
+    /// });
+    /// for i in 0..3 {
+    ///     assert_eq!(rx.pop_timeout(Duration::from_secs(10)), Ok(i));
+    /// }
+    /// writer.join().unwrap(); // the producer is gone now
+    /// assert_eq!(rx.pop_timeout(Duration::from_secs(10)), Err(PopTimeoutError::Abandoned));
+    /// ```
+    ///
+    /// ```
+    /// # use std::time::Duration;
+    /// # use hotq_spsc::{PopTimeoutError, RingBuffer};
+    /// let (_tx, mut rx) = RingBuffer::<u8>::new(4);
+    /// assert_eq!(rx.pop_timeout(Duration::from_millis(5)), Err(PopTimeoutError::Timeout));
+    /// ```
+    pub fn pop_timeout(&mut self, timeout: Duration) -> Result<T, PopTimeoutError> {
+        self.pop_until(deadline_after(timeout))
+    }
+
+    /// As [`pop_timeout`](Self::pop_timeout), with a deadline: a deadline
+    /// already past never waits.
+    ///
+    /// ```
+    /// use std::time::Instant;
+    /// use hotq_spsc::{PopTimeoutError, RingBuffer};
+    ///
+    /// let (mut tx, mut rx) = RingBuffer::new(2);
+    /// tx.push(7).unwrap();
+    /// let past = Instant::now();
+    /// assert_eq!(rx.pop_deadline(past), Ok(7));
+    /// assert_eq!(rx.pop_deadline(past), Err(PopTimeoutError::Timeout));
+    /// ```
+    pub fn pop_deadline(&mut self, deadline: Instant) -> Result<T, PopTimeoutError> {
+        self.pop_until(Some(deadline))
+    }
+
+    fn pop_until(&mut self, deadline: Option<Instant>) -> Result<T, PopTimeoutError> {
+        if let Ok(value) = self.pop() {
+            return Ok(value);
+        }
+        match self.block_for_items(1, deadline) {
+            // SAFETY: an item was seen ready, and only this consumer takes it.
+            Ok(_) => Ok(unsafe { self.take_front() }),
+            Err(Stop::Timeout) => Err(PopTimeoutError::Timeout),
+            Err(Stop::Abandoned) => Err(PopTimeoutError::Abandoned),
+        }
+    }
+
+    /// Waits until at least `n` items are ready, or `deadline` passes, and
+    /// returns how many are ready then (at least `n`): a
+    /// [`read_chunk(n)`](Self::read_chunk) or a
+    /// [`pop_slice`](Self::pop_slice) of `n` then succeeds.
+    /// [`WaitError::Timeout`] at the deadline, [`WaitError::Abandoned`]
+    /// when fewer than `n` are ready and the producer is gone, and
+    /// [`WaitError::ExceedsCapacity`] at once when `n` is more than the
+    /// ring can ever hold.
+    ///
+    /// ```
+    /// use std::time::{Duration, Instant};
+    /// use hotq_spsc::{RingBuffer, WaitError};
+    ///
+    /// let (mut tx, mut rx) = RingBuffer::new(4);
+    /// let soon = Instant::now() + Duration::from_millis(10);
+    /// tx.push_slice(&[1, 2]);
+    /// assert_eq!(rx.wait_items(2, soon), Ok(2));
+    /// assert_eq!(rx.wait_items(3, soon), Err(WaitError::Timeout));
+    /// assert_eq!(
+    ///     rx.wait_items(5, soon),
+    ///     Err(WaitError::ExceedsCapacity { requested: 5, capacity: 4 })
+    /// );
+    /// drop(tx);
+    /// assert_eq!(rx.wait_items(3, soon), Err(WaitError::Abandoned));
+    /// assert_eq!(rx.read_chunk(2).unwrap().len(), 2);
+    /// ```
+    pub fn wait_items(&mut self, n: usize, deadline: Instant) -> Result<usize, WaitError> {
+        exceeds(n, self.capacity())?;
+        self.block_for_items(n, Some(deadline))
+            .map_err(WaitError::from)
+    }
+
+    fn block_for_items(&self, n: usize, deadline: Option<Instant>) -> Result<usize, Stop> {
+        let ring: &RingBuffer<T> = self.ring();
+        block_until(&ring.waiters.items, deadline, || {
+            let ready = self.ready_items(n);
+            if ready >= n {
+                return Check::Ready(ready);
+            }
+            if !ring.is_abandoned() {
+                return Check::Wait;
+            }
+            // Gone: everything it pushed is visible now (`is_abandoned`).
+            match self.ready_items(n) {
+                ready if ready >= n => Check::Ready(ready),
+                _ => Check::Abandoned,
+            }
+        })
+    }
+}
+
+fn exceeds(requested: usize, capacity: usize) -> Result<(), WaitError> {
+    if requested > capacity {
+        return Err(WaitError::ExceedsCapacity {
+            requested,
+            capacity,
+        });
+    }
+    Ok(())
+}
+
+impl From<Stop> for WaitError {
+    fn from(stop: Stop) -> Self {
+        match stop {
+            Stop::Timeout => WaitError::Timeout,
+            Stop::Abandoned => WaitError::Abandoned,
+        }
+    }
+}

@@ -1,0 +1,265 @@
+//! The async waits: futures that register the task's waker in the ring's
+//! slot (`core::task` only, no runtime, no `std`), and the `Stream` impl.
+
+use core::future::Future;
+use core::pin::Pin;
+use core::task::{Context, Poll};
+
+use super::{Check, WaitSlot};
+use crate::{Consumer, PopAsyncError, Producer, PushAsyncError, PushError};
+
+/// One poll of a wait: check; if it must wait, register `cx`'s waker and
+/// check again (the protocol's second load). `registered` tracks whether
+/// the slot holds our waker, so that a dropped future can withdraw it.
+fn poll_wait<R>(
+    slot: &WaitSlot,
+    cx: &mut Context<'_>,
+    registered: &mut bool,
+    mut check: impl FnMut() -> Check<R>,
+) -> Poll<Result<R, ()>> {
+    let mut outcome = check();
+    if let Check::Wait = outcome {
+        slot.register(cx.waker());
+        *registered = true;
+        outcome = check();
+    }
+    match outcome {
+        Check::Wait => Poll::Pending,
+        Check::Ready(r) => {
+            retract(slot, registered);
+            Poll::Ready(Ok(r))
+        }
+        Check::Abandoned => {
+            retract(slot, registered);
+            Poll::Ready(Err(()))
+        }
+    }
+}
+
+fn retract(slot: &WaitSlot, registered: &mut bool) {
+    if core::mem::take(registered) {
+        slot.retract();
+    }
+}
+
+impl<T> Producer<T> {
+    /// Appends `value` when there is room, as a future; gives the value
+    /// back in [`PushAsyncError::Abandoned`] when the ring is full and the
+    /// consumer is gone.
+    ///
+    /// The future completes on its first poll when there is room, is `Send`
+    /// when `T` is, and is cancellation-safe: dropping it before it
+    /// completes pushes nothing and drops only its own value.
+    ///
+    /// ```
+    /// # fn block_on<F: std::future::Future>(f: F) -> F::Output {
+    /// #     let mut f = std::pin::pin!(f);
+    /// #     let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+    /// #     loop { if let std::task::Poll::Ready(v) = f.as_mut().poll(&mut cx) { return v; } }
+    /// # }
+    /// use hotq_spsc::{PushAsyncError, RingBuffer};
+    ///
+    /// let (mut tx, rx) = RingBuffer::new(1);
+    /// block_on(tx.push_async(1)).unwrap();
+    /// drop(rx);
+    /// assert_eq!(block_on(tx.push_async(2)), Err(PushAsyncError::Abandoned(2)));
+    /// ```
+    pub fn push_async(&mut self, value: T) -> PushFuture<'_, T> {
+        PushFuture {
+            producer: self,
+            value: Some(value),
+            registered: false,
+        }
+    }
+}
+
+impl<T> Consumer<T> {
+    /// Removes the oldest item when there is one, as a future;
+    /// [`PopAsyncError::Abandoned`] when the ring is empty and the producer
+    /// is gone (items it pushed before are still returned first).
+    ///
+    /// The future completes on its first poll when an item is ready, is
+    /// `Send` when `T` is, and is cancellation-safe: dropping it before it
+    /// completes takes nothing out of the ring.
+    ///
+    /// ```
+    /// # fn block_on<F: std::future::Future>(f: F) -> F::Output {
+    /// #     let mut f = std::pin::pin!(f);
+    /// #     let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+    /// #     loop { if let std::task::Poll::Ready(v) = f.as_mut().poll(&mut cx) { return v; } }
+    /// # }
+    /// use hotq_spsc::{PopAsyncError, RingBuffer};
+    ///
+    /// let (mut tx, mut rx) = RingBuffer::new(2);
+    /// tx.push('a').unwrap();
+    /// drop(tx);
+    /// assert_eq!(block_on(rx.pop_async()), Ok('a'));
+    /// assert_eq!(block_on(rx.pop_async()), Err(PopAsyncError::Abandoned));
+    /// ```
+    pub fn pop_async(&mut self) -> PopFuture<'_, T> {
+        PopFuture {
+            consumer: self,
+            registered: false,
+        }
+    }
+
+    /// The `Stream` step: the next item, `None` once the ring is empty and
+    /// the producer gone.
+    fn poll_item(&mut self, cx: &mut Context<'_>, registered: &mut bool) -> Poll<Option<T>> {
+        let ring = self.ring();
+        let ready = poll_wait(&ring.waiters.items, cx, registered, || pop_check(self));
+        match ready {
+            Poll::Pending => Poll::Pending,
+            // SAFETY: an item was seen ready, and only this consumer takes it.
+            Poll::Ready(Ok(())) => Poll::Ready(Some(unsafe { self.take_front() })),
+            Poll::Ready(Err(())) => Poll::Ready(None),
+        }
+    }
+}
+
+/// Whether an item is ready, or never will be.
+fn pop_check<T>(consumer: &Consumer<T>) -> Check<()> {
+    if consumer.ready_items(1) >= 1 {
+        return Check::Ready(());
+    }
+    if !consumer.ring().is_abandoned() {
+        return Check::Wait;
+    }
+    // Gone: everything it pushed is visible now (`is_abandoned`).
+    match consumer.ready_items(1) {
+        0 => Check::Abandoned,
+        _ => Check::Ready(()),
+    }
+}
+
+/// The future of [`Producer::push_async`].
+#[must_use = "futures do nothing unless polled"]
+pub struct PushFuture<'a, T> {
+    producer: &'a mut Producer<T>,
+    /// The value, until it is pushed (or handed back).
+    value: Option<T>,
+    /// Whether the room slot holds this future's waker.
+    registered: bool,
+}
+
+// The value is never pinned (it is moved into the ring or handed back), so
+// the future does not need to stay put whatever `T` is.
+impl<T> Unpin for PushFuture<'_, T> {}
+
+impl<T> Future for PushFuture<'_, T> {
+    type Output = Result<(), PushAsyncError<T>>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = self.get_mut();
+        let value = this
+            .value
+            .take()
+            .expect("PushFuture polled after completion");
+        let value = match this.producer.push(value) {
+            Ok(()) => return Poll::Ready(Ok(())),
+            Err(PushError::Full(value)) => value,
+        };
+        let producer = &*this.producer;
+        let ring = producer.ring();
+        let ready = poll_wait(&ring.waiters.room, cx, &mut this.registered, || {
+            if producer.free_slots(1) >= 1 {
+                return Check::Ready(());
+            }
+            if !ring.is_abandoned() {
+                return Check::Wait;
+            }
+            match producer.free_slots(1) {
+                0 => Check::Abandoned,
+                _ => Check::Ready(()),
+            }
+        });
+        match ready {
+            Poll::Pending => {
+                this.value = Some(value);
+                Poll::Pending
+            }
+            Poll::Ready(Ok(())) => match this.producer.push(value) {
+                Ok(()) => Poll::Ready(Ok(())),
+                Err(_) => unreachable!("room was seen, and only this producer takes it"),
+            },
+            Poll::Ready(Err(())) => Poll::Ready(Err(PushAsyncError::Abandoned(value))),
+        }
+    }
+}
+
+impl<T> Drop for PushFuture<'_, T> {
+    fn drop(&mut self) {
+        retract(&self.producer.ring().waiters.room, &mut self.registered);
+    }
+}
+
+/// The future of [`Consumer::pop_async`].
+#[must_use = "futures do nothing unless polled"]
+pub struct PopFuture<'a, T> {
+    consumer: &'a mut Consumer<T>,
+    /// Whether the items slot holds this future's waker.
+    registered: bool,
+}
+
+impl<T> Future for PopFuture<'_, T> {
+    type Output = Result<T, PopAsyncError>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = self.get_mut();
+        this.consumer
+            .poll_item(cx, &mut this.registered)
+            .map(|item| item.ok_or(PopAsyncError::Abandoned))
+    }
+}
+
+impl<T> Drop for PopFuture<'_, T> {
+    fn drop(&mut self) {
+        retract(&self.consumer.ring().waiters.items, &mut self.registered);
+    }
+}
+
+impl<T> core::fmt::Debug for PushFuture<'_, T> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("PushFuture").finish_non_exhaustive()
+    }
+}
+
+impl<T> core::fmt::Debug for PopFuture<'_, T> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("PopFuture").finish_non_exhaustive()
+    }
+}
+
+/// `Consumer` as a stream of its items, ending when the ring is empty and
+/// the producer is gone (feature `stream`).
+///
+/// ```
+/// # fn block_on<F: std::future::Future>(f: F) -> F::Output {
+/// #     let mut f = std::pin::pin!(f);
+/// #     let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+/// #     loop { if let std::task::Poll::Ready(v) = f.as_mut().poll(&mut cx) { return v; } }
+/// # }
+/// use futures_core::Stream;
+/// use std::pin::Pin;
+///
+/// let (mut tx, mut rx) = hotq_spsc::RingBuffer::new(4);
+/// tx.push_slice(&[1, 2]);
+/// drop(tx);
+/// let next = |rx: &mut hotq_spsc::Consumer<i32>| {
+///     block_on(std::future::poll_fn(|cx| Pin::new(&mut *rx).poll_next(cx)))
+/// };
+/// assert_eq!(next(&mut rx), Some(1));
+/// assert_eq!(next(&mut rx), Some(2));
+/// assert_eq!(next(&mut rx), None);
+/// ```
+#[cfg(feature = "stream")]
+impl<T> futures_core::Stream for Consumer<T> {
+    type Item = T;
+
+    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<T>> {
+        // A pending stream stays registered until the next push wakes it
+        // (or the consumer is dropped with the ring): nothing to withdraw.
+        let mut registered = false;
+        self.get_mut().poll_item(cx, &mut registered)
+    }
+}

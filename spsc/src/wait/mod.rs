@@ -1,0 +1,59 @@
+//! Waiting for the other half: blocking with deadlines, and futures.
+//!
+//! The try path knows nothing of this module but one call: after a half
+//! publishes its index (and when it is dropped), it calls
+//! [`WaitSlot::wake_if_waiting`] on the other half's slot, a load and a
+//! branch when nobody waits. Everything else lives here:
+//!
+//! - `barrier`: the store→load barrier of the protocol, asymmetric
+//!   (`membarrier`) where the system has it, `fence(SeqCst)` otherwise;
+//! - `slot`: one direction's waker and its state machine;
+//! - `blocking`: `push_timeout`, `pop_deadline`, `wait_slots`, ... (with
+//!   `std`), which park the calling thread;
+//! - `future`: `push_async` / `pop_async` and the `Stream` impl, which
+//!   register the task's waker.
+//!
+//! A wait is always the same three steps: check the condition (and return
+//! at once if it holds: a wait that can succeed never registers), register
+//! in the slot (heavy barrier included), check again; only then sleep. The
+//! worker's check after its store and the waiter's check after its
+//! registration are the two loads of the protocol.
+
+pub(crate) mod barrier;
+#[cfg(feature = "std")]
+mod blocking;
+mod error;
+mod future;
+mod slot;
+
+pub use error::{PopAsyncError, PopTimeoutError, PushAsyncError, PushTimeoutError, WaitError};
+pub use future::{PopFuture, PushFuture};
+pub(crate) use slot::WaitSlot;
+
+/// The two slots of a ring.
+pub(crate) struct Waiters {
+    /// The consumer waits here for items; the producer wakes it.
+    pub(crate) items: WaitSlot,
+    /// The producer waits here for room; the consumer wakes it.
+    pub(crate) room: WaitSlot,
+}
+
+impl Waiters {
+    pub(crate) fn new() -> Self {
+        let asymmetric = barrier::available();
+        Waiters {
+            items: WaitSlot::new(asymmetric),
+            room: WaitSlot::new(asymmetric),
+        }
+    }
+}
+
+/// What a wait's condition says when it is checked.
+pub(crate) enum Check<R> {
+    /// Satisfied: the value to return.
+    Ready(R),
+    /// Can never be satisfied: the other half is gone.
+    Abandoned,
+    /// Not yet: wait.
+    Wait,
+}

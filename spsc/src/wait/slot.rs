@@ -1,0 +1,174 @@
+//! One side's place to wait: a waker and the state word that says whether
+//! it is there.
+//!
+//! A ring has two, one per direction: the consumer waits in one for items,
+//! the producer in the other for room. Each has exactly one waiter (the half
+//! that waits in it) and one waker (the other half), which keeps the state
+//! machine small:
+//!
+//! ```text
+//!          register (waiter)            wake_slow (worker)
+//!   IDLE ─────────────────────▶ WAITING ─────────────────▶ WAKING ──▶ IDLE
+//!     ▲                            │         takes the waker,  then wakes it
+//!     └──────── retract (waiter) ──┘
+//! ```
+//!
+//! The cell holding the waker belongs to whoever moved the state last: the
+//! waiter writes it only in `IDLE` (after its own retract, or after the
+//! worker left `WAKING`), the worker takes it only in `WAKING`. The `FENCED`
+//! bit is fixed when the ring is built (see `barrier`): set, it keeps the
+//! state word non-zero, so the worker's fast check always falls through to
+//! the slow path, which fences.
+//!
+//! The protocol's store→load order: the waiter stores `WAITING`, runs the
+//! heavy barrier, then re-checks the index; the worker stores the index,
+//! runs the light barrier, then loads the state. One of the two loads sees
+//! the other's store (`barrier`'s module docs say why), so the waiter never
+//! sleeps through an index that would have satisfied it.
+
+use core::task::Waker;
+
+use super::barrier;
+use crate::sync::{AtomicU8, Ordering, TrackedCell, fence, spin_loop};
+
+/// No waiter; the cell (`None`, or a retracted waiter's old waker) is the
+/// waiter's to write.
+const IDLE: u8 = 0;
+/// The waiter's waker is in the cell; the worker may take it.
+const WAITING: u8 = 1;
+/// The worker is taking the waker out of the cell.
+const WAKING: u8 = 2;
+/// This ring has no asymmetric barrier: both sides fence.
+const FENCED: u8 = 4;
+
+/// Where one half of a ring waits for the other.
+pub(crate) struct WaitSlot {
+    /// `IDLE`, `WAITING` or `WAKING`, plus the constant `FENCED` bit.
+    state: AtomicU8,
+    /// The waiter's waker while `WAITING`; owned as the state says.
+    waker: TrackedCell<Option<Waker>>,
+    /// `FENCED` or 0: what `barrier::available` said when the ring was built.
+    fenced: u8,
+}
+
+impl WaitSlot {
+    /// A slot with nobody waiting; `asymmetric` is what
+    /// [`barrier::available`] answered for this ring.
+    pub(crate) fn new(asymmetric: bool) -> Self {
+        let fenced = if asymmetric { 0 } else { FENCED };
+        WaitSlot {
+            state: AtomicU8::new(fenced | IDLE),
+            waker: TrackedCell::new(None),
+            fenced,
+        }
+    }
+
+    /// The worker's side, right after it stored its index (or the
+    /// abandoned flag): wakes the waiter if there is one. Two instructions
+    /// when nobody waits: a load and a branch.
+    #[inline(always)]
+    pub(crate) fn wake_if_waiting(&self) {
+        barrier::light();
+        // Relaxed: with the asymmetric barrier this load is ordered after
+        // the caller's store by `light` + the waiter's `heavy`; without it
+        // (FENCED) it only routes to `wake_slow`, which fences and loads
+        // again.
+        if self.state.load(Ordering::Relaxed) != IDLE {
+            self.wake_slow();
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn wake_slow(&self) {
+        if self.fenced != 0 {
+            // SeqCst pairs with the waiter's `fence(SeqCst)` in
+            // `barrier::heavy` (fenced rings): see there for the
+            // interleaving this orders.
+            fence(Ordering::SeqCst);
+        }
+        let waiting = self.fenced | WAITING;
+        // Acquire pairs with the Release store of `WAITING` in `register`:
+        // the waker written into the cell happens before we take it.
+        if self
+            .state
+            .compare_exchange(
+                waiting,
+                self.fenced | WAKING,
+                Ordering::Acquire,
+                Ordering::Relaxed,
+            )
+            .is_err()
+        {
+            return; // nobody waits, or the waiter retracted
+        }
+        // SAFETY: in `WAKING` the cell is ours alone: the waiter writes it
+        // only in `IDLE`, which only we can restore now.
+        let waker = self.waker.with_mut(|cell| unsafe { (*cell).take() });
+        // Release pairs with the Acquire load in `register`: our take of the
+        // waker happens before the waiter's next write of the cell.
+        self.state.store(self.fenced | IDLE, Ordering::Release);
+        if let Some(waker) = waker {
+            waker.wake();
+        }
+    }
+
+    /// The waiter's side: puts `waker` in the slot, announces the wait and
+    /// runs the heavy barrier. The caller must then check its condition
+    /// again (and [`retract`](Self::retract) if it no longer waits).
+    pub(crate) fn register(&self, waker: &Waker) {
+        loop {
+            // Acquire pairs with the Release store that leaves `WAKING` in
+            // `wake_slow`: the worker's take of the old waker happens before
+            // our write of the cell.
+            let state = self.state.load(Ordering::Acquire);
+            match state & !FENCED {
+                IDLE => break,
+                // Our own earlier registration: withdraw it to own the cell
+                // again (Relaxed: the cell was last written by us).
+                WAITING => {
+                    if self
+                        .state
+                        .compare_exchange(
+                            state,
+                            self.fenced | IDLE,
+                            Ordering::Relaxed,
+                            Ordering::Relaxed,
+                        )
+                        .is_ok()
+                    {
+                        break;
+                    }
+                }
+                // The worker is between its take and its store of `IDLE`:
+                // a few instructions, unless it was preempted there.
+                _ => spin_loop(),
+            }
+        }
+        self.waker.with_mut(|cell| {
+            // SAFETY: in `IDLE` the cell is the waiter's: the worker touches
+            // it only in `WAKING`, which it enters only from `WAITING`.
+            let cell = unsafe { &mut *cell };
+            match cell {
+                Some(old) if old.will_wake(waker) => {}
+                _ => *cell = Some(waker.clone()),
+            }
+        });
+        // Release pairs with the Acquire compare-exchange in `wake_slow`:
+        // the waker written above happens before the worker takes it.
+        self.state.store(self.fenced | WAITING, Ordering::Release);
+        barrier::heavy(self.fenced == 0);
+    }
+
+    /// The waiter no longer waits. If the worker is waking it right now,
+    /// that wake-up still arrives (a spurious one, which every wait absorbs).
+    pub(crate) fn retract(&self) {
+        // Relaxed: nothing is published; the cell keeps our own old waker.
+        let _ = self.state.compare_exchange(
+            self.fenced | WAITING,
+            self.fenced | IDLE,
+            Ordering::Relaxed,
+            Ordering::Relaxed,
+        );
+    }
+}

@@ -1,0 +1,465 @@
+//! The waiting layer on real threads: blocking and async waits hand every
+//! item over in order, wake on time, sleep without burning CPU, honour
+//! their deadlines and see the other half leave. Every test runs under a
+//! time limit, so a lost wake-up fails instead of hanging.
+
+use std::future::Future;
+use std::pin::pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::task::{Context, Poll, Wake, Waker};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use hotq_spsc::{
+    PopAsyncError, PopTimeoutError, PushAsyncError, PushTimeoutError, RingBuffer, WaitError,
+};
+use hotq_testkit::{StartGate, within};
+
+/// The limit on any one test: far beyond what it needs, short enough that
+/// a lost wake-up fails the run.
+const LIMIT: Duration = Duration::from_secs(120);
+
+/// A wait that should never time out in a passing test.
+const LONG: Duration = Duration::from_secs(60);
+
+/// How late a timed wait may return on a loaded 2-core machine; a wait that
+/// returns earlier than its timeout is always a failure.
+const SLACK: Duration = Duration::from_millis(500);
+
+/// Items per FIFO case: millions in release builds, as `./test.sh` runs
+/// them.
+const ITEMS: u64 = if cfg!(miri) {
+    300
+} else if cfg!(debug_assertions) {
+    50_000
+} else {
+    1_000_000
+};
+
+/// Drives a future on this thread, parking between polls.
+fn block_on<F: Future>(future: F) -> F::Output {
+    struct Unpark(thread::Thread);
+    impl Wake for Unpark {
+        fn wake(self: Arc<Self>) {
+            self.0.unpark();
+        }
+    }
+    let waker = Waker::from(Arc::new(Unpark(thread::current())));
+    let mut cx = Context::from_waker(&waker);
+    let mut future = pin!(future);
+    loop {
+        if let Poll::Ready(output) = future.as_mut().poll(&mut cx) {
+            return output;
+        }
+        thread::park();
+    }
+}
+
+/// Both sides blocking, strict FIFO, at capacities that make each side
+/// wait for the other all the time.
+fn fifo_both_blocking(capacity: usize) {
+    within(
+        &format!("blocking FIFO at capacity {capacity}"),
+        LIMIT,
+        move || {
+            let (mut tx, mut rx) = RingBuffer::<u64>::new(capacity);
+            let producer = thread::spawn(move || {
+                for i in 0..ITEMS {
+                    tx.push_timeout(i, LONG).unwrap();
+                }
+            });
+            for expected in 0..ITEMS {
+                assert_eq!(rx.pop_timeout(LONG), Ok(expected), "capacity {capacity}");
+            }
+            assert_eq!(rx.pop_timeout(LONG), Err(PopTimeoutError::Abandoned));
+            producer.join().unwrap();
+        },
+    );
+}
+
+#[test]
+fn blocking_fifo_capacity_1() {
+    fifo_both_blocking(1);
+}
+
+#[test]
+fn blocking_fifo_capacity_2() {
+    fifo_both_blocking(2);
+}
+
+#[test]
+fn blocking_fifo_capacity_3() {
+    fifo_both_blocking(3);
+}
+
+#[test]
+fn blocking_fifo_capacity_16() {
+    fifo_both_blocking(16);
+}
+
+/// The shape the waiting layer is for: a real-time producer that only
+/// calls the non-blocking `push` (and yields when full), and a consumer
+/// that parks until there is work.
+#[test]
+fn real_time_producer_wakes_a_parking_consumer() {
+    within("real-time producer, parking consumer", LIMIT, || {
+        let (mut tx, mut rx) = RingBuffer::<u64>::new(8);
+        let producer = thread::spawn(move || {
+            for i in 0..ITEMS {
+                let mut item = i;
+                while let Err(full) = tx.push(item) {
+                    item = full.into_inner();
+                    thread::yield_now();
+                }
+            }
+        });
+        for expected in 0..ITEMS {
+            assert_eq!(rx.pop_timeout(LONG), Ok(expected));
+        }
+        producer.join().unwrap();
+    });
+}
+
+/// The mirror: a blocking producer filling a ring that a real-time
+/// consumer drains with `pop` only.
+#[test]
+fn real_time_consumer_wakes_a_parking_producer() {
+    within("parking producer, real-time consumer", LIMIT, || {
+        let (mut tx, mut rx) = RingBuffer::<u64>::new(8);
+        let producer = thread::spawn(move || {
+            for i in 0..ITEMS {
+                tx.push_timeout(i, LONG).unwrap();
+            }
+        });
+        for expected in 0..ITEMS {
+            let got = loop {
+                match rx.pop() {
+                    Ok(v) => break v,
+                    Err(_) => thread::yield_now(),
+                }
+            };
+            assert_eq!(got, expected);
+        }
+        producer.join().unwrap();
+    });
+}
+
+/// The consumer's own CPU time (its thread's clock), so that a wait that
+/// spins instead of parking shows up whatever the machine's load.
+#[cfg(target_os = "linux")]
+fn thread_cpu_time() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    assert_eq!(rc, 0);
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
+/// A thread blocked for a second on an empty ring uses (almost) no CPU:
+/// it parks. Spinning for that second would use most of a second.
+#[cfg(target_os = "linux")]
+#[cfg_attr(miri, ignore = "miri has no thread CPU clock")]
+#[test]
+fn a_blocked_thread_uses_no_cpu() {
+    within("blocked thread's CPU time", LIMIT, || {
+        let (tx, mut rx) = RingBuffer::<u64>::new(4);
+        let before = thread_cpu_time();
+        assert_eq!(
+            rx.pop_timeout(Duration::from_secs(1)),
+            Err(PopTimeoutError::Timeout)
+        );
+        let used = thread_cpu_time() - before;
+        assert!(
+            used < Duration::from_millis(20),
+            "blocked for 1 s, used {used:?} of CPU"
+        );
+        let (mut full, _rx) = RingBuffer::<u64>::new(1);
+        full.push(0).unwrap();
+        let before = thread_cpu_time();
+        assert!(full.push_timeout(1, Duration::from_secs(1)).is_err());
+        let used = thread_cpu_time() - before;
+        assert!(
+            used < Duration::from_millis(20),
+            "blocked for 1 s, used {used:?} of CPU"
+        );
+        drop(tx);
+    });
+}
+
+/// A parked consumer is woken promptly by a push: the time from the push
+/// to the pop's return, over a few hand-offs (each after the consumer has
+/// had time to park). A generous bound: a contract, not a benchmark.
+#[test]
+fn a_parked_consumer_wakes_promptly() {
+    within("wake-up latency", LIMIT, || {
+        const ROUNDS: usize = if cfg!(miri) { 2 } else { 20 };
+        let (mut tx, mut rx) = RingBuffer::<Instant>::new(1);
+        let gate = Arc::new(StartGate::new(2));
+        let producer_gate = Arc::clone(&gate);
+        let producer = thread::spawn(move || {
+            for _ in 0..ROUNDS {
+                producer_gate.wait();
+                // Long enough for the consumer to be parked, not just spinning.
+                thread::sleep(Duration::from_millis(5));
+                tx.push(Instant::now()).unwrap();
+            }
+        });
+        let mut latencies = Vec::new();
+        for _ in 0..ROUNDS {
+            gate.wait();
+            let pushed_at = rx.pop_timeout(LONG).unwrap();
+            latencies.push(pushed_at.elapsed());
+        }
+        producer.join().unwrap();
+        latencies.sort();
+        let median = latencies[latencies.len() / 2];
+        eprintln!(
+            "wake-up latency of a parked consumer: median {median:?}, max {:?}",
+            latencies.last().unwrap()
+        );
+        assert!(
+            median < Duration::from_millis(50),
+            "median wake-up {median:?}"
+        );
+    });
+}
+
+/// Timed waits return no earlier than their timeout (or deadline), and not
+/// much later, on either side and for chunks.
+#[test]
+fn timeouts_are_neither_early_nor_late() {
+    within("timeouts", LIMIT, || {
+        let timeout = Duration::from_millis(if cfg!(miri) { 5 } else { 50 });
+        let (mut tx, mut rx) = RingBuffer::<u64>::new(2);
+        let check = |what: &str, start: Instant| {
+            let took = start.elapsed();
+            assert!(
+                took >= timeout,
+                "{what} returned early: {took:?} < {timeout:?}"
+            );
+            assert!(took < timeout + SLACK, "{what} returned late: {took:?}");
+        };
+        let start = Instant::now();
+        assert_eq!(rx.pop_timeout(timeout), Err(PopTimeoutError::Timeout));
+        check("pop_timeout", start);
+        let start = Instant::now();
+        assert_eq!(
+            rx.pop_deadline(start + timeout),
+            Err(PopTimeoutError::Timeout)
+        );
+        check("pop_deadline", start);
+        tx.push_slice(&[1, 2]);
+        let start = Instant::now();
+        assert_eq!(
+            tx.push_timeout(3, timeout),
+            Err(PushTimeoutError::Timeout(3))
+        );
+        check("push_timeout", start);
+        let start = Instant::now();
+        assert_eq!(
+            tx.push_deadline(3, start + timeout),
+            Err(PushTimeoutError::Timeout(3))
+        );
+        check("push_deadline", start);
+        let start = Instant::now();
+        assert_eq!(tx.wait_slots(1, start + timeout), Err(WaitError::Timeout));
+        check("wait_slots", start);
+        let start = Instant::now();
+        assert_eq!(rx.wait_items(2, start + timeout), Ok(2));
+        assert!(
+            start.elapsed() < SLACK,
+            "wait_items with the items there waited"
+        );
+        rx.pop().unwrap();
+        let start = Instant::now();
+        assert_eq!(rx.wait_items(2, start + timeout), Err(WaitError::Timeout));
+        check("wait_items", start);
+    });
+}
+
+/// A deadline already past never blocks, even with the ring empty or full:
+/// it is the try operation, with the timed error.
+#[test]
+fn a_past_deadline_is_a_try() {
+    within("past deadlines", LIMIT, || {
+        let (mut tx, mut rx) = RingBuffer::<u64>::new(1);
+        let past = Instant::now(); // already past when the calls below look
+        let start = Instant::now();
+        assert_eq!(rx.pop_deadline(past), Err(PopTimeoutError::Timeout));
+        assert_eq!(tx.push_deadline(1, past), Ok(()));
+        assert_eq!(tx.push_deadline(2, past), Err(PushTimeoutError::Timeout(2)));
+        assert_eq!(tx.wait_slots(1, past), Err(WaitError::Timeout));
+        assert_eq!(rx.wait_items(1, past), Ok(1));
+        assert_eq!(rx.pop_timeout(Duration::ZERO), Ok(1));
+        assert!(start.elapsed() < SLACK);
+    });
+}
+
+/// `n` beyond the capacity is an error at once, never a wait.
+#[test]
+fn waiting_for_more_than_the_capacity_is_an_error() {
+    let (mut tx, mut rx) = RingBuffer::<u64>::new(3);
+    let later = Instant::now() + LONG;
+    let start = Instant::now();
+    let exceeds = Err(WaitError::ExceedsCapacity {
+        requested: 4,
+        capacity: 3,
+    });
+    assert_eq!(tx.wait_slots(4, later), exceeds);
+    assert_eq!(rx.wait_items(4, later), exceeds);
+    assert_eq!(tx.wait_slots(3, later), Ok(3));
+    assert!(start.elapsed() < SLACK);
+}
+
+/// Dropping the producer wakes a consumer parked on an empty ring at once
+/// (with `Abandoned`, after every item pushed before the drop).
+#[test]
+fn dropping_the_producer_wakes_a_parked_consumer() {
+    within("producer dropped while the consumer parks", LIMIT, || {
+        let (mut tx, mut rx) = RingBuffer::<u64>::new(4);
+        let parked = Arc::new(AtomicBool::new(false));
+        let dropper = {
+            let parked = Arc::clone(&parked);
+            thread::spawn(move || {
+                tx.push(1).unwrap();
+                while !parked.load(Ordering::Acquire) {
+                    thread::yield_now();
+                }
+                thread::sleep(Duration::from_millis(20)); // let it park
+                drop(tx);
+            })
+        };
+        assert_eq!(rx.pop_timeout(LONG), Ok(1));
+        parked.store(true, Ordering::Release);
+        let start = Instant::now();
+        assert_eq!(rx.pop_timeout(LONG), Err(PopTimeoutError::Abandoned));
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "woken late: {:?}",
+            start.elapsed()
+        );
+        assert_eq!(
+            rx.wait_items(1, Instant::now() + LONG),
+            Err(WaitError::Abandoned)
+        );
+        dropper.join().unwrap();
+    });
+}
+
+/// Dropping the consumer wakes a producer parked on a full ring at once,
+/// and the value comes back.
+#[test]
+fn dropping_the_consumer_wakes_a_parked_producer() {
+    within("consumer dropped while the producer parks", LIMIT, || {
+        let (mut tx, rx) = RingBuffer::<u64>::new(1);
+        tx.push(1).unwrap();
+        let dropper = thread::spawn(move || {
+            thread::sleep(Duration::from_millis(20)); // let it park
+            drop(rx);
+        });
+        let start = Instant::now();
+        assert_eq!(
+            tx.push_timeout(2, LONG),
+            Err(PushTimeoutError::Abandoned(2))
+        );
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "woken late: {:?}",
+            start.elapsed()
+        );
+        assert_eq!(
+            tx.wait_slots(1, Instant::now() + LONG),
+            Err(WaitError::Abandoned)
+        );
+        dropper.join().unwrap();
+    });
+}
+
+/// Async on both sides, each future on its own thread's executor.
+#[test]
+fn async_fifo_both_sides() {
+    within("async FIFO", LIMIT, || {
+        let (mut tx, mut rx) = RingBuffer::<u64>::new(4);
+        let producer = thread::spawn(move || {
+            block_on(async {
+                for i in 0..ITEMS {
+                    tx.push_async(i).await.unwrap();
+                }
+            })
+        });
+        block_on(async {
+            for expected in 0..ITEMS {
+                assert_eq!(rx.pop_async().await, Ok(expected));
+            }
+            assert_eq!(rx.pop_async().await, Err(PopAsyncError::Abandoned));
+        });
+        producer.join().unwrap();
+    });
+}
+
+/// Async and blocking mixed: each side alternates between its async and
+/// its blocking wait, item by item; FIFO holds throughout.
+#[test]
+fn async_and_blocking_mixed() {
+    within("async and blocking mixed", LIMIT, || {
+        let (mut tx, mut rx) = RingBuffer::<u64>::new(2);
+        let producer = thread::spawn(move || {
+            for i in 0..ITEMS {
+                if i % 2 == 0 {
+                    block_on(tx.push_async(i)).unwrap();
+                } else {
+                    tx.push_timeout(i, LONG).unwrap();
+                }
+            }
+        });
+        for expected in 0..ITEMS {
+            let got = if expected % 3 == 0 {
+                block_on(rx.pop_async()).unwrap()
+            } else {
+                rx.pop_timeout(LONG).unwrap()
+            };
+            assert_eq!(got, expected);
+        }
+        producer.join().unwrap();
+    });
+}
+
+/// An async push on a full ring whose consumer is gone gives the value
+/// back; dropping a pending push drops its own value only.
+#[test]
+fn async_push_abandoned_and_cancelled() {
+    let (mut tx, rx) = RingBuffer::<String>::new(1);
+    tx.push("kept".to_string()).unwrap();
+    {
+        let mut cx = Context::from_waker(Waker::noop());
+        let mut pending = pin!(tx.push_async("cancelled".to_string()));
+        assert!(pending.as_mut().poll(&mut cx).is_pending());
+    } // dropped while pending: its value goes with it
+    let mut rx = rx;
+    assert_eq!(rx.pop().as_deref(), Ok("kept"));
+    assert!(rx.pop().is_err(), "a cancelled push pushed");
+    tx.push("x".to_string()).unwrap();
+    drop(rx);
+    assert_eq!(
+        block_on(tx.push_async("back".to_string())),
+        Err(PushAsyncError::Abandoned("back".to_string()))
+    );
+}
+
+/// Futures complete on their first poll when they can, and are `Send`.
+#[test]
+fn futures_complete_on_the_first_poll_and_are_send() {
+    fn is_send<T: Send>(_: &T) {}
+    let (mut tx, mut rx) = RingBuffer::<u64>::new(1);
+    let mut cx = Context::from_waker(Waker::noop());
+    let push = tx.push_async(1);
+    is_send(&push);
+    assert_eq!(pin!(push).poll(&mut cx), Poll::Ready(Ok(())));
+    let pop = rx.pop_async();
+    is_send(&pop);
+    assert_eq!(pin!(pop).poll(&mut cx), Poll::Ready(Ok(1)));
+}
