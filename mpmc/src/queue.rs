@@ -364,6 +364,7 @@ impl<T> Queue<T> {
     /// q.push(7).unwrap();
     /// assert_eq!(q.pop(), Some(7));
     /// ```
+    #[inline]
     pub fn pop(&self) -> Option<T> {
         let backoff = Backoff::new();
         let mut head = self.head.load(Ordering::Relaxed);
