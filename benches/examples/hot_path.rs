@@ -14,7 +14,7 @@
 use std::hint::black_box;
 
 use hotq_benches::channel::Channel;
-use hotq_benches::contenders::{self, ChannelVisitor};
+use hotq_benches::contenders::{self, ChannelVisitor, SharedVisitor};
 
 const CAPACITY: usize = 1024;
 
@@ -23,6 +23,12 @@ struct Run {
     rounds: u64,
     batch: bool,
     found: bool,
+}
+
+impl SharedVisitor for Run {
+    fn visit<C: hotq_benches::channel::Shared>(&mut self) {
+        ChannelVisitor::visit::<C>(self);
+    }
 }
 
 impl ChannelVisitor for Run {
@@ -76,6 +82,7 @@ fn main() {
         found: false,
     };
     contenders::each_channel(&mut run);
+    contenders::each_waiting_channel(&mut run);
     if !run.found {
         eprintln!("hot_path: no contender named `{name}`");
         std::process::exit(2);

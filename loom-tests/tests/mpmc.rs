@@ -5,6 +5,10 @@
 //! --target-dir target/loom --test mpmc -- --nocapture`.
 #![cfg(loom)]
 
+/// The channels' models (`tests/mpmc/channel.rs`).
+#[path = "mpmc/channel.rs"]
+mod channel;
+
 use hotq_loom_tests::{DropLog, Spin, model};
 use hotq_mpmc::Queue;
 use loom::sync::Arc;

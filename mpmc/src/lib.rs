@@ -68,6 +68,76 @@
 //! long as a scheduler time slice at most; a thread that dies mid-push
 //! cannot happen (nothing between claim and publish can panic).
 //!
+//! # Channels: [`bounded`], [`Sender`], [`Receiver`]
+//!
+//! The same queue with waiting on top, and `crossbeam_channel`'s API:
+//! threads block in [`send`](Sender::send) while the channel is full and in
+//! [`recv`](Receiver::recv) while it is empty (parked: no CPU), with
+//! timeouts and deadlines, `try_*` calls that never block, disconnection
+//! when one side's last handle goes, iterators, and
+//! [`send_async`](Sender::send_async)/[`recv_async`](Receiver::recv_async)
+//! for async code on any runtime (`Stream` with the `stream` feature).
+//!
+//! ```
+//! let (tx, rx) = hotq_mpmc::bounded(16);
+//! let producers: Vec<_> = (0..4u64)
+//!     .map(|p| {
+//!         let tx = tx.clone();
+//!         std::thread::spawn(move || (0..100).for_each(|i| tx.send(p * 100 + i).unwrap()))
+//!     })
+//!     .collect();
+//! drop(tx); // the clones keep the channel open until the producers finish
+//! assert_eq!(rx.iter().sum::<u64>(), (0..400).sum()); // ends at disconnection
+//! producers.into_iter().for_each(|p| p.join().unwrap());
+//! ```
+//!
+//! ## Moving from `crossbeam_channel::bounded`
+//!
+//! Rename the import: `bounded`, `Sender`, `Receiver`, their methods and
+//! the error types have the same names, shapes and meaning
+//! (`use hotq_mpmc::{bounded, Sender, Receiver, RecvTimeoutError, ...}`).
+//! What changes:
+//!
+//! - `capacity()` returns `usize`, not `Option<usize>`: every channel is
+//!   bounded (there is no `unbounded`);
+//! - capacity 0 (a rendezvous channel) is an error: [`bounded`] panics and
+//!   [`try_bounded`] returns [`CapacityError::Zero`];
+//! - there is no `select!`; instead there are async calls, and the
+//!   `stream` feature's [`RecvStream`].
+//!
+//! An async receiver (any executor; the futures are `Send`):
+//!
+//! ```
+//! # use std::future::Future;
+//! # fn block_on<F: Future>(f: F) -> F::Output {
+//! #     let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+//! #     let mut f = std::pin::pin!(f);
+//! #     loop {
+//! #         if let std::task::Poll::Ready(v) = f.as_mut().poll(&mut cx) { return v; }
+//! #         std::thread::yield_now();
+//! #     }
+//! # }
+//! let (tx, rx) = hotq_mpmc::bounded(4);
+//! std::thread::spawn(move || (1..=3).for_each(|i| tx.send(i).unwrap()));
+//! let sum = block_on(async move {
+//!     let mut sum = 0;
+//!     while let Ok(v) = rx.recv_async().await {
+//!         sum += v;
+//!     }
+//!     sum // the sender is gone and the channel empty
+//! });
+//! assert_eq!(sum, 6);
+//! ```
+//!
+//! ## `Queue` or channel?
+//!
+//! Use [`Queue`] when the threads never wait for each other (they have
+//! other work, or drop on full) or share it without handles (a `static`,
+//! a field): it is the bare algorithm, `no_std`, with
+//! [`force_push`](Queue::force_push). Use a channel when a thread should
+//! sleep until there is work or room, needs timeouts, async, or to learn
+//! that the other side has gone. With nobody waiting, `try_send` and
+//! `try_recv` cost a few instructions over `push` and `pop`.
 //! # Real-time safety and the progress of each call
 //!
 //! Only [`Queue::new`] and [`Queue::try_new`] allocate (the slots, once),
@@ -127,6 +197,8 @@ extern crate alloc;
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
+#[cfg(feature = "std")]
+pub mod channel;
 mod error;
 mod into_iter;
 #[cfg(test)]
@@ -142,3 +214,10 @@ pub use queue::Queue;
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
+#[cfg(feature = "stream")]
+pub use channel::RecvStream;
+#[cfg(feature = "std")]
+pub use channel::{
+    Receiver, RecvError, RecvTimeoutError, SendError, SendTimeoutError, Sender, TryRecvError,
+    TrySendError, bounded, try_bounded,
+};

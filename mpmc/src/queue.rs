@@ -394,6 +394,7 @@ impl<T> Queue<T> {
     /// assert_eq!(q.pop(), Some(7));
     /// ```
     #[must_use = "a popped item is gone from the queue: dropping it loses it"]
+    #[inline]
     pub fn pop(&self) -> Option<T> {
         let backoff = Backoff::new();
         let mut head = self.head.load(Ordering::Relaxed);

@@ -179,3 +179,8 @@ pub(crate) mod seams {
         HOOK.with(|h| *h.borrow_mut() = Some(Box::new(hook)));
     }
 }
+
+/// What the channels' waiting layer shares between threads (a mutex,
+/// `Arc`, parking, the clock), decided in the same way.
+#[cfg(feature = "std")]
+pub(crate) mod blocking;

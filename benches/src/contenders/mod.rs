@@ -8,6 +8,7 @@ mod condvar_queue;
 mod crossbeam_channel;
 mod flume;
 mod hotq_mpmc;
+mod hotq_mpmc_channel;
 mod hotq_spsc;
 mod mutex_deque;
 mod ringbuf;
@@ -20,6 +21,7 @@ pub use condvar_queue::CondvarQueue;
 pub use crossbeam_channel::CrossbeamChannel;
 pub use flume::Flume;
 pub use hotq_mpmc::HotqMpmc;
+pub use hotq_mpmc_channel::{HotqMpmcChannel, HotqMpmcChannelTry};
 pub use hotq_spsc::HotqSpsc;
 pub use mutex_deque::MutexDeque;
 pub use ringbuf::Ringbuf;
@@ -64,4 +66,12 @@ pub fn each_shared(v: &mut impl SharedVisitor) {
     v.visit::<ConcurrentQueueBounded>();
     v.visit::<MutexDeque>();
     v.visit::<CondvarQueue>();
+}
+
+/// The channels that wait in their own blocking calls, and our channel's
+/// try path (the `channels` suite and `examples/hot_path`; not in the
+/// queue suites, which drive every contender through one spin-and-yield).
+pub fn each_waiting_channel(v: &mut impl SharedVisitor) {
+    v.visit::<HotqMpmcChannel>();
+    v.visit::<HotqMpmcChannelTry>();
 }

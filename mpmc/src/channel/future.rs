@@ -1,0 +1,140 @@
+//! The futures of `send_async` and `recv_async`.
+
+use core::fmt;
+use core::future::Future;
+use core::pin::Pin;
+use core::task::{Context, Poll};
+
+use super::waiters::Waiter;
+use super::{Receiver, RecvError, SendError, Sender, TrySendError};
+use crate::sync::blocking::Arc;
+
+/// The future of [`Sender::send_async`]: resolves to `Ok(())` once the
+/// value is in the channel, or gives it back in a [`SendError`] when every
+/// receiver is gone. Dropping it unfinished drops its value and nothing
+/// else.
+#[must_use = "futures do nothing unless polled"]
+pub struct SendFut<'a, T> {
+    sender: &'a Sender<T>,
+    /// The value, until it is sent (or given back).
+    value: Option<T>,
+    /// This future's place on the senders' waiting list, between polls.
+    waiter: Option<Arc<Waiter>>,
+}
+
+/// The future of [`Receiver::recv_async`]: resolves to the next item, or
+/// to [`RecvError`] once the channel is empty and every sender is gone.
+/// Dropping it unfinished takes no item.
+#[must_use = "futures do nothing unless polled"]
+pub struct RecvFut<'a, T> {
+    receiver: &'a Receiver<T>,
+    /// This future's place on the receivers' waiting list, between polls.
+    waiter: Option<Arc<Waiter>>,
+}
+
+impl<'a, T> SendFut<'a, T> {
+    pub(super) fn new(sender: &'a Sender<T>, value: T) -> Self {
+        SendFut {
+            sender,
+            value: Some(value),
+            waiter: None,
+        }
+    }
+}
+
+impl<'a, T> RecvFut<'a, T> {
+    pub(super) fn new(receiver: &'a Receiver<T>) -> Self {
+        RecvFut {
+            receiver,
+            waiter: None,
+        }
+    }
+}
+
+// Neither future points into itself: moving one between polls is fine.
+impl<T> Unpin for SendFut<'_, T> {}
+impl<T> Unpin for RecvFut<'_, T> {}
+
+impl<T> Future for SendFut<'_, T> {
+    type Output = Result<(), SendError<T>>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = self.get_mut();
+        let waiters = &this.sender.shared().send_waiters;
+        if let Some(w) = this.waiter.take() {
+            // Notified or not, the next step is a try: a notification is
+            // used by it.
+            waiters.unregister(&w);
+        }
+        let Some(value) = this.value.take() else {
+            panic!("`SendFut` polled after it completed");
+        };
+        let attempt = |value: T| match this.sender.try_send(value) {
+            Ok(()) => Ok(Poll::Ready(Ok(()))),
+            Err(TrySendError::Disconnected(v)) => Ok(Poll::Ready(Err(SendError(v)))),
+            Err(TrySendError::Full(v)) => Err(v),
+        };
+        let value = match attempt(value) {
+            Ok(done) => return done,
+            Err(value) => value,
+        };
+        let w = Waiter::task(cx.waker());
+        waiters.register(&w);
+        // The re-try after the flag store (see `waiters.rs`).
+        match attempt(value) {
+            Ok(done) => {
+                waiters.leave(&w);
+                done
+            }
+            Err(value) => {
+                this.value = Some(value);
+                this.waiter = Some(w);
+                Poll::Pending
+            }
+        }
+    }
+}
+
+impl<T> Future for RecvFut<'_, T> {
+    type Output = Result<T, RecvError>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = self.get_mut();
+        this.receiver.poll_recv(&mut this.waiter, cx)
+    }
+}
+
+impl<T> Drop for SendFut<'_, T> {
+    fn drop(&mut self) {
+        if let Some(w) = self.waiter.take() {
+            // A slot this future was told about goes to the next sender.
+            self.sender.shared().send_waiters.leave(&w);
+        }
+    }
+}
+
+impl<T> Drop for RecvFut<'_, T> {
+    fn drop(&mut self) {
+        if let Some(w) = self.waiter.take() {
+            // An item this future was told about goes to the next receiver.
+            self.receiver.shared().recv_waiters.leave(&w);
+        }
+    }
+}
+
+impl<T> fmt::Debug for SendFut<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SendFut")
+            .field("sent", &self.value.is_none())
+            .field("waiting", &self.waiter.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<T> fmt::Debug for RecvFut<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RecvFut")
+            .field("waiting", &self.waiter.is_some())
+            .finish_non_exhaustive()
+    }
+}

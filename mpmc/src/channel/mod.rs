@@ -1,0 +1,143 @@
+//! Channels on the queue: [`bounded`] gives a [`Sender`] and a
+//! [`Receiver`] with `crossbeam_channel`'s API — blocking `send`/`recv`,
+//! timeouts and deadlines, `try_*`, disconnection, iterators — plus
+//! `send_async`/`recv_async` (flume's names) and, with the `stream`
+//! feature, a `futures_core::Stream`.
+//!
+//! # Layout
+//!
+//! One [`Queue`] carries the items; the channel adds, in `Shared`, a
+//! count of each side's handles, a `disconnected` flag, and two
+//! `Waiters` lists (blocked senders, blocked receivers) that live apart
+//! from the queue, in `waiters.rs`. `try_send` is `Queue::push` plus a
+//! load of `disconnected` and of the receivers' `is_empty` flag; `try_recv`
+//! is `Queue::pop` plus a load of the senders' flag. Blocking and async
+//! calls are loops of those same try calls, so every send and receive goes
+//! through the one queue and the channel's FIFO order is the queue's: one
+//! producer's items are received in the order it sent them, however it
+//! sent them.
+
+mod error;
+mod future;
+mod iter;
+mod receiver;
+mod sender;
+#[cfg(feature = "stream")]
+mod stream;
+mod waiters;
+
+pub use error::{
+    RecvError, RecvTimeoutError, SendError, SendTimeoutError, TryRecvError, TrySendError,
+};
+pub use future::{RecvFut, SendFut};
+pub use iter::{IntoIter, Iter, TryIter};
+pub use receiver::Receiver;
+pub use sender::Sender;
+#[cfg(feature = "stream")]
+pub use stream::RecvStream;
+
+use crate::sync::AtomicUsize;
+use crate::sync::blocking::{Arc, AtomicBool, Ordering};
+use crate::{CapacityError, Queue};
+use waiters::Waiters;
+
+/// Creates a channel of `capacity` items: the [`Sender`] and
+/// [`Receiver`] halves, each clonable.
+///
+/// # Panics
+///
+/// On a capacity that [`try_bounded`] rejects (0, or too large), with the
+/// [`CapacityError`]'s message. Unlike `crossbeam_channel::bounded`,
+/// capacity 0 (a rendezvous channel) is not supported.
+///
+/// ```
+/// let (tx, rx) = hotq_mpmc::bounded(8);
+/// std::thread::spawn(move || {
+///     for i in 0..100 {
+///         tx.send(i).unwrap(); // blocks while the channel is full
+///     }
+/// });
+/// assert_eq!(rx.iter().sum::<i32>(), (0..100).sum()); // ends when `tx` is gone
+/// ```
+///
+/// ```should_panic
+/// let _ = hotq_mpmc::bounded::<u8>(0); // panics: capacity must be at least 1
+/// ```
+pub fn bounded<T>(capacity: usize) -> (Sender<T>, Receiver<T>) {
+    match try_bounded(capacity) {
+        Ok(pair) => pair,
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// Creates a channel of `capacity` items, or says why it cannot.
+///
+/// ```
+/// use hotq_mpmc::CapacityError;
+///
+/// let (tx, rx) = hotq_mpmc::try_bounded::<u32>(3)?;
+/// assert_eq!((tx.capacity(), rx.capacity()), (3, 3));
+/// assert_eq!(hotq_mpmc::try_bounded::<u32>(0).unwrap_err(), CapacityError::Zero);
+/// assert_eq!(hotq_mpmc::try_bounded::<u32>(1 << 62).unwrap_err(), CapacityError::TooLarge);
+/// # Ok::<(), CapacityError>(())
+/// ```
+pub fn try_bounded<T>(capacity: usize) -> Result<(Sender<T>, Receiver<T>), CapacityError> {
+    let shared = Arc::new(Shared {
+        queue: Queue::try_new(capacity)?,
+        disconnected: AtomicBool::new(false),
+        senders: AtomicUsize::new(1),
+        receivers: AtomicUsize::new(1),
+        send_waiters: Waiters::new(),
+        recv_waiters: Waiters::new(),
+    });
+    Ok((
+        Sender {
+            shared: Arc::clone(&shared),
+        },
+        Receiver { shared },
+    ))
+}
+
+/// What both halves share.
+pub(crate) struct Shared<T> {
+    pub(crate) queue: Queue<T>,
+    /// Set once, when the last handle of either side is dropped: a sender
+    /// that reads `true` knows every receiver is gone, a receiver that
+    /// reads it knows every sender is.
+    pub(crate) disconnected: AtomicBool,
+    /// Live `Sender`s; the one that takes it to 0 disconnects.
+    pub(crate) senders: AtomicUsize,
+    /// Live `Receiver`s; the one that takes it to 0 disconnects and drops
+    /// what is left.
+    pub(crate) receivers: AtomicUsize,
+    /// Senders blocked on a full channel; notified by every receive.
+    pub(crate) send_waiters: Waiters,
+    /// Receivers blocked on an empty channel; notified by every send.
+    pub(crate) recv_waiters: Waiters,
+}
+
+impl<T> Shared<T> {
+    /// Marks the channel disconnected and wakes every blocked handle of
+    /// both sides (those of the side that left are gone, so waking both is
+    /// waking the other).
+    fn disconnect(&self) {
+        // Release pairs with the Acquire load in `Receiver::try_recv`: the
+        // last sender's pushes (and, through the `senders` count's AcqRel,
+        // every other sender's) are visible to the receiver that sees the
+        // flag, so it drains them before it reports `Disconnected`.
+        self.disconnected.store(true, Ordering::Release);
+        // Both lists take their lock: a waiter registered after this sees
+        // the flag on its re-try.
+        self.send_waiters.notify_all();
+        self.recv_waiters.notify_all();
+    }
+}
+
+/// Adds one handle to a count, refusing to wrap (as `Arc` does: only a
+/// program that leaks handles in a loop gets there).
+fn add_handle(count: &AtomicUsize) {
+    // Relaxed: the new handle comes from an existing one, which keeps the
+    // count above 0 meanwhile; nothing is published by cloning.
+    let before = count.fetch_add(1, Ordering::Relaxed);
+    assert!(before < isize::MAX as usize, "too many channel handles");
+}

@@ -1,0 +1,337 @@
+//! The receiving half.
+
+use core::fmt;
+use core::task::{Context, Poll};
+use std::time::{Duration, Instant};
+
+use super::future::RecvFut;
+use super::iter::{Iter, TryIter};
+use super::waiters::Waiter;
+use super::{RecvError, RecvTimeoutError, Shared, TryRecvError, add_handle};
+use crate::sync::blocking::{Arc, Ordering};
+
+/// The receiving half of a channel: clone it for more consumers (each item
+/// goes to one of them). When the last `Receiver` is dropped, blocked
+/// senders wake and get their values back as `Disconnected`, and every
+/// item still in the channel is dropped at once.
+///
+/// `Send + Sync` when `T: Send`.
+///
+/// ```
+/// let (tx, rx) = hotq_mpmc::bounded(4);
+/// let rx2 = rx.clone();
+/// tx.send(1).unwrap();
+/// tx.send(2).unwrap();
+/// assert_eq!(rx.recv(), Ok(1));
+/// assert_eq!(rx2.recv(), Ok(2));
+/// ```
+pub struct Receiver<T> {
+    pub(super) shared: Arc<Shared<T>>,
+}
+
+impl<T> Receiver<T> {
+    /// Receives an item if there is one now, without blocking:
+    /// [`TryRecvError::Empty`] when there is none, and
+    /// [`TryRecvError::Disconnected`] when there is none and every sender
+    /// is gone (what was sent before is still received first).
+    ///
+    /// With nobody waiting this is [`Queue::pop`](crate::Queue::pop) and
+    /// one load: no lock, no allocation, no system call.
+    ///
+    /// ```
+    /// use hotq_mpmc::TryRecvError;
+    ///
+    /// let (tx, rx) = hotq_mpmc::bounded(2);
+    /// assert_eq!(rx.try_recv(), Err(TryRecvError::Empty));
+    /// tx.send(1).unwrap();
+    /// drop(tx);
+    /// assert_eq!(rx.try_recv(), Ok(1));
+    /// assert_eq!(rx.try_recv(), Err(TryRecvError::Disconnected));
+    /// ```
+    #[inline]
+    pub fn try_recv(&self) -> Result<T, TryRecvError> {
+        let shared = &*self.shared;
+        match shared.queue.pop() {
+            Some(v) => {
+                // After the claim (pop's SeqCst CAS on `head`): see
+                // `waiters.rs` for the store→load order.
+                shared.send_waiters.notify_one();
+                Ok(v)
+            }
+            None => self.empty_or_disconnected(),
+        }
+    }
+
+    #[cold]
+    fn empty_or_disconnected(&self) -> Result<T, TryRecvError> {
+        let shared = &*self.shared;
+        // Acquire pairs with the Release store in `Shared::disconnect`: once
+        // the flag is seen, every send made before the last sender left is
+        // visible, so the pop below finds any item the first one missed.
+        if !shared.disconnected.load(Ordering::Acquire) {
+            return Err(TryRecvError::Empty);
+        }
+        self.pop_cold().ok_or(TryRecvError::Disconnected)
+    }
+
+    /// `try_recv`'s pop and notification, off the hot path: keeping
+    /// `Queue::pop` to one call site on the hot path lets it be inlined
+    /// there.
+    #[inline(never)]
+    fn pop_cold(&self) -> Option<T> {
+        let v = self.shared.queue.pop()?;
+        self.shared.send_waiters.notify_one();
+        Some(v)
+    }
+
+    /// Receives an item, blocking while the channel is empty. Fails only
+    /// when the channel is empty and every sender is gone.
+    ///
+    /// ```
+    /// let (tx, rx) = hotq_mpmc::bounded(1);
+    /// let t = std::thread::spawn(move || tx.send("hi").unwrap());
+    /// assert_eq!(rx.recv(), Ok("hi"));
+    /// t.join().unwrap(); // `tx` is gone now
+    /// assert_eq!(rx.recv(), Err(hotq_mpmc::RecvError));
+    /// ```
+    #[inline]
+    pub fn recv(&self) -> Result<T, RecvError> {
+        self.recv_until(None).map_err(|_| RecvError)
+    }
+
+    /// Receives an item, blocking while the channel is empty for at most
+    /// `timeout`.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use hotq_mpmc::RecvTimeoutError;
+    ///
+    /// let (tx, rx) = hotq_mpmc::bounded(1);
+    /// assert_eq!(rx.recv_timeout(Duration::from_millis(10)), Err(RecvTimeoutError::Timeout));
+    /// tx.send(3).unwrap();
+    /// assert_eq!(rx.recv_timeout(Duration::from_millis(10)), Ok(3));
+    /// drop(tx);
+    /// assert_eq!(rx.recv_timeout(Duration::from_secs(60)), Err(RecvTimeoutError::Disconnected));
+    /// ```
+    pub fn recv_timeout(&self, timeout: Duration) -> Result<T, RecvTimeoutError> {
+        self.recv_until(Instant::now().checked_add(timeout))
+    }
+
+    /// Receives an item, blocking while the channel is empty until
+    /// `deadline` at the latest. A deadline in the past never blocks.
+    ///
+    /// ```
+    /// use std::time::{Duration, Instant};
+    /// use hotq_mpmc::RecvTimeoutError;
+    ///
+    /// let (tx, rx) = hotq_mpmc::bounded(1);
+    /// assert_eq!(rx.recv_deadline(Instant::now()), Err(RecvTimeoutError::Timeout));
+    /// tx.send(1).unwrap();
+    /// assert_eq!(rx.recv_deadline(Instant::now() + Duration::from_secs(1)), Ok(1));
+    /// ```
+    pub fn recv_deadline(&self, deadline: Instant) -> Result<T, RecvTimeoutError> {
+        self.recv_until(Some(deadline))
+    }
+
+    /// One try inline (the common case: an item is there), the waiting
+    /// loop out of line.
+    #[inline]
+    fn recv_until(&self, deadline: Option<Instant>) -> Result<T, RecvTimeoutError> {
+        match self.try_recv() {
+            Ok(v) => Ok(v),
+            Err(TryRecvError::Disconnected) => Err(RecvTimeoutError::Disconnected),
+            Err(TryRecvError::Empty) => self.recv_waiting(deadline),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn recv_waiting(&self, deadline: Option<Instant>) -> Result<T, RecvTimeoutError> {
+        let got = self
+            .shared
+            .recv_waiters
+            .block_on(deadline, || match self.try_recv() {
+                Ok(v) => Some(Ok(v)),
+                Err(TryRecvError::Disconnected) => Some(Err(RecvTimeoutError::Disconnected)),
+                Err(TryRecvError::Empty) => None,
+            });
+        got.unwrap_or(Err(RecvTimeoutError::Timeout))
+    }
+
+    /// Receives an item, waiting asynchronously while the channel is
+    /// empty; a `Send` future for any runtime (`core::task` only). It
+    /// completes on its first poll when an item is there.
+    /// Cancellation-safe: dropping it before it completes takes no item,
+    /// and hands a wake-up it may have had on to another waiting receiver.
+    ///
+    /// ```
+    /// # use std::future::Future;
+    /// # fn block_on<F: Future>(f: F) -> F::Output {
+    /// #     let waker = std::task::Waker::noop();
+    /// #     let mut cx = std::task::Context::from_waker(&waker);
+    /// #     let mut f = std::pin::pin!(f);
+    /// #     loop {
+    /// #         if let std::task::Poll::Ready(v) = f.as_mut().poll(&mut cx) { return v; }
+    /// #         std::thread::yield_now();
+    /// #     }
+    /// # }
+    /// let (tx, rx) = hotq_mpmc::bounded(1);
+    /// let t = std::thread::spawn(move || tx.send(9).unwrap());
+    /// assert_eq!(block_on(rx.recv_async()), Ok(9));
+    /// t.join().unwrap();
+    /// assert_eq!(block_on(rx.recv_async()), Err(hotq_mpmc::RecvError));
+    /// ```
+    pub fn recv_async(&self) -> RecvFut<'_, T> {
+        RecvFut::new(self)
+    }
+
+    /// One poll of an asynchronous receive whose waiter (if it has one
+    /// from an earlier poll) is in `waiter`.
+    pub(super) fn poll_recv(
+        &self,
+        waiter: &mut Option<Arc<Waiter>>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Result<T, RecvError>> {
+        let waiters = &self.shared.recv_waiters;
+        if let Some(w) = waiter.take() {
+            // Notified or not, the next step is a try: a notification is
+            // used by it.
+            waiters.unregister(&w);
+        }
+        let attempt = || match self.try_recv() {
+            Ok(v) => Poll::Ready(Ok(v)),
+            Err(TryRecvError::Disconnected) => Poll::Ready(Err(RecvError)),
+            Err(TryRecvError::Empty) => Poll::Pending,
+        };
+        if let Poll::Ready(done) = attempt() {
+            return Poll::Ready(done);
+        }
+        let w = Waiter::task(cx.waker());
+        waiters.register(&w);
+        // The re-try after the flag store (see `waiters.rs`).
+        if let Poll::Ready(done) = attempt() {
+            waiters.leave(&w);
+            return Poll::Ready(done);
+        }
+        *waiter = Some(w);
+        Poll::Pending
+    }
+
+    pub(super) fn shared(&self) -> &Shared<T> {
+        &self.shared
+    }
+
+    /// A blocking iterator: [`recv`](Self::recv) until the channel is
+    /// empty and disconnected.
+    ///
+    /// ```
+    /// let (tx, rx) = hotq_mpmc::bounded(4);
+    /// std::thread::spawn(move || (0..10).for_each(|i| tx.send(i).unwrap()));
+    /// assert_eq!(rx.iter().collect::<Vec<_>>(), (0..10).collect::<Vec<_>>());
+    /// ```
+    pub fn iter(&self) -> Iter<'_, T> {
+        Iter { receiver: self }
+    }
+
+    /// A non-blocking iterator: [`try_recv`](Self::try_recv) until the
+    /// channel is empty (or disconnected).
+    ///
+    /// ```
+    /// let (tx, rx) = hotq_mpmc::bounded(4);
+    /// tx.send(1).unwrap();
+    /// tx.send(2).unwrap();
+    /// assert_eq!(rx.try_iter().collect::<Vec<_>>(), [1, 2]);
+    /// assert_eq!(rx.try_iter().next(), None); // empty, though `tx` is still there
+    /// ```
+    pub fn try_iter(&self) -> TryIter<'_, T> {
+        TryIter { receiver: self }
+    }
+
+    /// The number of items in the channel, at one instant during the call.
+    ///
+    /// ```
+    /// let (tx, rx) = hotq_mpmc::bounded(4);
+    /// tx.send(1).unwrap();
+    /// assert_eq!(rx.len(), 1);
+    /// ```
+    pub fn len(&self) -> usize {
+        self.shared.queue.len()
+    }
+
+    /// Whether the channel is empty, at one instant during the call.
+    ///
+    /// ```
+    /// let (_tx, rx) = hotq_mpmc::bounded::<u8>(4);
+    /// assert!(rx.is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.shared.queue.is_empty()
+    }
+
+    /// Whether the channel is full, at one instant during the call.
+    ///
+    /// ```
+    /// let (tx, rx) = hotq_mpmc::bounded(1);
+    /// tx.send(1).unwrap();
+    /// assert!(rx.is_full());
+    /// ```
+    pub fn is_full(&self) -> bool {
+        self.shared.queue.is_full()
+    }
+
+    /// The most items the channel holds: exactly what was asked for (a
+    /// `usize`, where `crossbeam_channel` returns `Option<usize>`).
+    ///
+    /// ```
+    /// let (_tx, rx) = hotq_mpmc::bounded::<u8>(5);
+    /// assert_eq!(rx.capacity(), 5);
+    /// ```
+    pub fn capacity(&self) -> usize {
+        self.shared.queue.capacity()
+    }
+
+    /// Whether `self` and `other` receive from the same channel.
+    ///
+    /// ```
+    /// let (_tx, rx) = hotq_mpmc::bounded::<u8>(1);
+    /// assert!(rx.same_channel(&rx.clone()));
+    /// ```
+    pub fn same_channel(&self, other: &Receiver<T>) -> bool {
+        Arc::ptr_eq(&self.shared, &other.shared)
+    }
+}
+
+impl<T> Clone for Receiver<T> {
+    /// Another receiver from the same channel.
+    fn clone(&self) -> Self {
+        add_handle(&self.shared.receivers);
+        Receiver {
+            shared: Arc::clone(&self.shared),
+        }
+    }
+}
+
+impl<T> Drop for Receiver<T> {
+    fn drop(&mut self) {
+        // Relaxed: the last receiver's drain below needs nothing from the
+        // other receivers (each pop synchronises through the queue's stamps).
+        if self.shared.receivers.fetch_sub(1, Ordering::Relaxed) == 1 {
+            self.shared.disconnect();
+            // Every item still inside is dropped now, not when the last
+            // sender goes. (A send racing this drop may still get its item
+            // in after the drain: that one is dropped with the channel.)
+            while let Some(item) = self.pop_cold() {
+                drop(item);
+            }
+        }
+    }
+}
+
+impl<T> fmt::Debug for Receiver<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Receiver")
+            .field("len", &self.len())
+            .field("capacity", &self.capacity())
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,283 @@
+//! The sending half.
+
+use core::fmt;
+use std::time::{Duration, Instant};
+
+use super::future::SendFut;
+use super::{SendError, SendTimeoutError, Shared, TrySendError, add_handle};
+use crate::sync::blocking::{Arc, Ordering};
+
+/// The sending half of a channel: clone it for more producers. When the
+/// last `Sender` is dropped, blocked receivers wake, receive what is left
+/// and then see the channel disconnected.
+///
+/// `Send + Sync` when `T: Send`.
+///
+/// ```
+/// let (tx, rx) = hotq_mpmc::bounded(4);
+/// let tx2 = tx.clone();
+/// tx.send(1).unwrap();
+/// tx2.send(2).unwrap();
+/// drop((tx, tx2));
+/// assert_eq!(rx.iter().collect::<Vec<_>>(), [1, 2]);
+/// ```
+pub struct Sender<T> {
+    pub(super) shared: Arc<Shared<T>>,
+}
+
+impl<T> Sender<T> {
+    /// Sends `value` if there is room now, without blocking. Gives it back
+    /// as [`TrySendError::Full`] when the channel is full, and as
+    /// [`TrySendError::Disconnected`] when every receiver is gone.
+    ///
+    /// With nobody waiting this is [`Queue::push`](crate::Queue::push)
+    /// and two loads: no lock, no allocation, no system call.
+    ///
+    /// ```
+    /// use hotq_mpmc::TrySendError;
+    ///
+    /// let (tx, rx) = hotq_mpmc::bounded(1);
+    /// assert_eq!(tx.try_send('a'), Ok(()));
+    /// assert_eq!(tx.try_send('b'), Err(TrySendError::Full('b')));
+    /// drop(rx);
+    /// assert_eq!(tx.try_send('c'), Err(TrySendError::Disconnected('c')));
+    /// ```
+    #[inline]
+    pub fn try_send(&self, value: T) -> Result<(), TrySendError<T>> {
+        let shared = &*self.shared;
+        // Relaxed: a hint that saves a push nobody will receive; the
+        // waiting path re-reads it after taking the waiters' lock, which
+        // `disconnect` also takes.
+        if shared.disconnected.load(Ordering::Relaxed) {
+            return Err(TrySendError::Disconnected(value));
+        }
+        match shared.queue.push(value) {
+            Ok(()) => {
+                // After the claim (push's SeqCst CAS on `tail`): see
+                // `waiters.rs` for the store→load order.
+                shared.recv_waiters.notify_one();
+                Ok(())
+            }
+            Err(value) => Err(TrySendError::Full(value)),
+        }
+    }
+
+    /// Sends `value`, blocking while the channel is full. Fails (giving
+    /// the value back) only when every receiver is gone.
+    ///
+    /// ```
+    /// let (tx, rx) = hotq_mpmc::bounded(1);
+    /// tx.send(1).unwrap();
+    /// let t = std::thread::spawn(move || tx.send(2)); // blocks until `recv` makes room
+    /// assert_eq!(rx.recv(), Ok(1));
+    /// assert_eq!(rx.recv(), Ok(2));
+    /// t.join().unwrap().unwrap();
+    /// ```
+    ///
+    /// ```
+    /// let (tx, rx) = hotq_mpmc::bounded(1);
+    /// drop(rx);
+    /// assert_eq!(tx.send(1), Err(hotq_mpmc::SendError(1)));
+    /// ```
+    #[inline]
+    pub fn send(&self, value: T) -> Result<(), SendError<T>> {
+        match self.send_until(value, None) {
+            Ok(()) => Ok(()),
+            Err(SendTimeoutError::Disconnected(v) | SendTimeoutError::Timeout(v)) => {
+                Err(SendError(v))
+            }
+        }
+    }
+
+    /// Sends `value`, blocking while the channel is full for at most
+    /// `timeout`.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use hotq_mpmc::SendTimeoutError;
+    ///
+    /// let (tx, rx) = hotq_mpmc::bounded(1);
+    /// assert_eq!(tx.send_timeout(1, Duration::from_millis(10)), Ok(()));
+    /// assert_eq!(tx.send_timeout(2, Duration::from_millis(10)), Err(SendTimeoutError::Timeout(2)));
+    /// drop(rx);
+    /// assert_eq!(tx.send_timeout(3, Duration::ZERO), Err(SendTimeoutError::Disconnected(3)));
+    /// ```
+    pub fn send_timeout(&self, value: T, timeout: Duration) -> Result<(), SendTimeoutError<T>> {
+        // A timeout too long to represent is no timeout.
+        self.send_until(value, Instant::now().checked_add(timeout))
+    }
+
+    /// Sends `value`, blocking while the channel is full until `deadline`
+    /// at the latest. A deadline in the past never blocks (one try).
+    ///
+    /// ```
+    /// use std::time::{Duration, Instant};
+    /// use hotq_mpmc::SendTimeoutError;
+    ///
+    /// let (tx, _rx) = hotq_mpmc::bounded(1);
+    /// tx.send_deadline(1, Instant::now()).unwrap(); // room: no wait needed
+    /// let late = Instant::now() + Duration::from_millis(10);
+    /// assert_eq!(tx.send_deadline(2, late), Err(SendTimeoutError::Timeout(2)));
+    /// assert!(Instant::now() >= late);
+    /// ```
+    pub fn send_deadline(&self, value: T, deadline: Instant) -> Result<(), SendTimeoutError<T>> {
+        self.send_until(value, Some(deadline))
+    }
+
+    /// One try inline (the common case: there is room), the waiting loop
+    /// out of line.
+    #[inline]
+    fn send_until(&self, value: T, deadline: Option<Instant>) -> Result<(), SendTimeoutError<T>> {
+        match self.try_send(value) {
+            Ok(()) => Ok(()),
+            Err(TrySendError::Disconnected(v)) => Err(SendTimeoutError::Disconnected(v)),
+            Err(TrySendError::Full(v)) => self.send_waiting(v, deadline),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn send_waiting(&self, value: T, deadline: Option<Instant>) -> Result<(), SendTimeoutError<T>> {
+        let mut value = Some(value);
+        let sent = self.shared.send_waiters.block_on(deadline, || {
+            let v = value
+                .take()
+                .expect("the value is back after every failed try");
+            match self.try_send(v) {
+                Ok(()) => Some(Ok(())),
+                Err(TrySendError::Disconnected(v)) => Some(Err(v)),
+                Err(TrySendError::Full(v)) => {
+                    value = Some(v);
+                    None
+                }
+            }
+        });
+        match sent {
+            Some(Ok(())) => Ok(()),
+            Some(Err(v)) => Err(SendTimeoutError::Disconnected(v)),
+            None => Err(SendTimeoutError::Timeout(
+                value.expect("a timed-out send still holds its value"),
+            )),
+        }
+    }
+
+    /// Sends `value`, waiting asynchronously while the channel is full; a
+    /// `Send` future for any runtime (`core::task` only). It completes on
+    /// its first poll when there is room. Cancellation-safe: dropping it
+    /// before it completes drops only its own value, and hands a wake-up it
+    /// may have had on to another waiting sender.
+    ///
+    /// ```
+    /// # use std::future::Future;
+    /// # fn block_on<F: Future>(f: F) -> F::Output {
+    /// #     let waker = std::task::Waker::noop();
+    /// #     let mut cx = std::task::Context::from_waker(&waker);
+    /// #     let mut f = std::pin::pin!(f);
+    /// #     loop {
+    /// #         if let std::task::Poll::Ready(v) = f.as_mut().poll(&mut cx) { return v; }
+    /// #         std::thread::yield_now();
+    /// #     }
+    /// # }
+    /// let (tx, rx) = hotq_mpmc::bounded(1);
+    /// block_on(async {
+    ///     tx.send_async(1).await.unwrap();
+    ///     assert_eq!(rx.recv_async().await, Ok(1));
+    ///     drop(rx);
+    ///     assert_eq!(tx.send_async(2).await, Err(hotq_mpmc::SendError(2)));
+    /// });
+    /// ```
+    pub fn send_async(&self, value: T) -> SendFut<'_, T> {
+        SendFut::new(self, value)
+    }
+
+    pub(super) fn shared(&self) -> &Shared<T> {
+        &self.shared
+    }
+
+    /// The number of items in the channel, at one instant during the call.
+    ///
+    /// ```
+    /// let (tx, _rx) = hotq_mpmc::bounded(4);
+    /// tx.send(1).unwrap();
+    /// assert_eq!(tx.len(), 1);
+    /// ```
+    pub fn len(&self) -> usize {
+        self.shared.queue.len()
+    }
+
+    /// Whether the channel is empty, at one instant during the call.
+    ///
+    /// ```
+    /// let (tx, _rx) = hotq_mpmc::bounded::<u8>(4);
+    /// assert!(tx.is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.shared.queue.is_empty()
+    }
+
+    /// Whether the channel is full, at one instant during the call.
+    ///
+    /// ```
+    /// let (tx, _rx) = hotq_mpmc::bounded(1);
+    /// tx.send(1).unwrap();
+    /// assert!(tx.is_full());
+    /// ```
+    pub fn is_full(&self) -> bool {
+        self.shared.queue.is_full()
+    }
+
+    /// The most items the channel holds: exactly what was asked for. (A
+    /// `usize`, where `crossbeam_channel` returns `Option<usize>`: every
+    /// channel here is bounded.)
+    ///
+    /// ```
+    /// let (tx, _rx) = hotq_mpmc::bounded::<u8>(5);
+    /// assert_eq!(tx.capacity(), 5);
+    /// ```
+    pub fn capacity(&self) -> usize {
+        self.shared.queue.capacity()
+    }
+
+    /// Whether `self` and `other` send into the same channel.
+    ///
+    /// ```
+    /// let (tx, _rx) = hotq_mpmc::bounded::<u8>(1);
+    /// let (other, _) = hotq_mpmc::bounded::<u8>(1);
+    /// assert!(tx.same_channel(&tx.clone()));
+    /// assert!(!tx.same_channel(&other));
+    /// ```
+    pub fn same_channel(&self, other: &Sender<T>) -> bool {
+        Arc::ptr_eq(&self.shared, &other.shared)
+    }
+}
+
+impl<T> Clone for Sender<T> {
+    /// Another sender into the same channel.
+    fn clone(&self) -> Self {
+        add_handle(&self.shared.senders);
+        Sender {
+            shared: Arc::clone(&self.shared),
+        }
+    }
+}
+
+impl<T> Drop for Sender<T> {
+    fn drop(&mut self) {
+        // AcqRel: the Release half orders this sender's sends before the
+        // decrement; the Acquire half makes the last sender see every other
+        // sender's, so its `disconnect` (Release) publishes them all to the
+        // receiver that reads the flag.
+        if self.shared.senders.fetch_sub(1, Ordering::AcqRel) == 1 {
+            self.shared.disconnect();
+        }
+    }
+}
+
+impl<T> fmt::Debug for Sender<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Sender")
+            .field("len", &self.len())
+            .field("capacity", &self.capacity())
+            .finish_non_exhaustive()
+    }
+}

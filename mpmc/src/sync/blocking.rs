@@ -1,0 +1,139 @@
+//! What the channel's waiting layer shares between threads: a mutex, `Arc`,
+//! parking and the clock, from `std` or from loom (`cfg(loom)`), so the
+//! waiting code reads the same in both builds.
+
+pub(crate) use core::sync::atomic::Ordering;
+pub(crate) use std::time::Instant;
+
+#[cfg(not(loom))]
+pub(crate) use std::sync::atomic::AtomicBool;
+#[cfg(not(loom))]
+pub(crate) use std::sync::{Arc, Mutex};
+#[cfg(not(loom))]
+pub(crate) use std::thread::{Thread, current};
+
+#[cfg(loom)]
+pub(crate) use loom::sync::atomic::AtomicBool;
+#[cfg(loom)]
+pub(crate) use loom::sync::{Arc, Mutex};
+#[cfg(loom)]
+pub(crate) use loom::thread::{Thread, current};
+
+/// The working side's load of a waiter flag, right after its operation's
+/// claim (a `SeqCst` CAS in `Queue::push`/`pop`).
+///
+/// The store→load order the wake-up protocol needs: the claim, then this
+/// load. Both are `SeqCst` accesses, so they are in the one total order
+/// *S*, and the C++ model ([atomics.order]/4) puts the sleeping side's
+/// `fence(SeqCst)` (in `Queue`'s failure path, after its flag store) in
+/// *S* too: either this load sees the flag, or the sleeper's fence comes
+/// after the claim and its re-check sees the item. On x86 the claim is a
+/// `lock cmpxchg` (a full barrier) and this load a plain `mov`: no fence on
+/// the try path.
+#[cfg(not(loom))]
+#[inline(always)]
+pub(crate) fn load_after_claim(flag: &AtomicBool) -> bool {
+    // SeqCst: in S after the claim (see above); pairs with the fence in
+    // `Queue::push_or_else`/`pop` that follows the waiter's flag store.
+    flag.load(Ordering::SeqCst)
+}
+
+/// Loom models a `SeqCst` *access* as `AcqRel` (only `fence(SeqCst)` joins
+/// its total order), so it cannot see the order the `std` build relies on;
+/// a fence stands in for it, making the loom build at least as weak as the
+/// C++ model allows and no weaker.
+#[cfg(loom)]
+pub(crate) fn load_after_claim(flag: &AtomicBool) -> bool {
+    // SeqCst fence: stands in for the SeqCst claim→load order of the std
+    // build (above); pairs with the fence in `Queue::push_or_else`/`pop`.
+    loom::sync::atomic::fence(Ordering::SeqCst);
+    flag.load(Ordering::Relaxed)
+}
+
+/// Parks the current thread until unparked, or (with a deadline) until the
+/// deadline. Returns `false` when the deadline has passed. May return
+/// early (a spurious wake-up): callers re-check their condition.
+#[cfg(not(loom))]
+pub(crate) fn park(deadline: Option<Instant>) -> bool {
+    match deadline {
+        None => {
+            std::thread::park();
+            true
+        }
+        Some(deadline) => {
+            let now = Instant::now();
+            if now >= deadline {
+                return false;
+            }
+            std::thread::park_timeout(deadline - now);
+            Instant::now() < deadline
+        }
+    }
+}
+
+/// Under loom a timed park is one yield and then the deadline passes: loom
+/// has no clock, and this makes every timed wait race its own timeout.
+#[cfg(loom)]
+pub(crate) fn park(deadline: Option<Instant>) -> bool {
+    match deadline {
+        None => {
+            loom::thread::park();
+            true
+        }
+        Some(_) => {
+            loom::thread::yield_now();
+            false
+        }
+    }
+}
+
+/// Whether `deadline` has passed, before a wait starts. Under loom never
+/// (a timed wait times out in [`park`] instead).
+#[cfg(not(loom))]
+pub(crate) fn passed(deadline: Option<Instant>) -> bool {
+    deadline.is_some_and(|d| Instant::now() >= d)
+}
+
+#[cfg(loom)]
+pub(crate) fn passed(_deadline: Option<Instant>) -> bool {
+    false
+}
+
+/// Retries before a blocking call parks: a peer on another core often
+/// frees a slot or sends an item within a few hundred nanoseconds, much less
+/// than a park and unpark cost. Spins a little, then yields the core (on a
+/// machine with fewer cores than threads the peer needs it to run).
+#[cfg(not(loom))]
+pub(crate) struct SpinFirst(crossbeam_utils::Backoff);
+
+#[cfg(not(loom))]
+impl SpinFirst {
+    pub(crate) fn new() -> Self {
+        SpinFirst(crossbeam_utils::Backoff::new())
+    }
+
+    /// Waits a little; `false` once it is time to park instead.
+    pub(crate) fn wait(&self) -> bool {
+        if self.0.is_completed() {
+            return false;
+        }
+        self.0.snooze();
+        true
+    }
+}
+
+/// Under loom a blocking call parks at once: the spin would only multiply
+/// the schedules to explore, not the states.
+#[cfg(loom)]
+pub(crate) struct SpinFirst;
+
+#[cfg(loom)]
+impl SpinFirst {
+    pub(crate) fn new() -> Self {
+        SpinFirst
+    }
+
+    pub(crate) fn wait(&self) -> bool {
+        false
+    }
+}
