@@ -252,7 +252,7 @@ fn timeouts_are_neither_early_nor_late() {
             Err(PopTimeoutError::Timeout)
         );
         check("pop_deadline", start);
-        tx.push_slice(&[1, 2]);
+        assert_eq!(tx.push_slice(&[1, 2]), 2);
         let start = Instant::now();
         assert_eq!(
             tx.push_timeout(3, timeout),
