@@ -406,6 +406,18 @@ fuzz() {
     fuzz/run.sh "$FUZZ_SECONDS"
 }
 
+# The API docs as docs.rs builds them: nightly, every feature, `--cfg
+# docsrs` (which turns on `doc(cfg)` in each crate root, so that
+# feature-gated items say which feature they need). 16 s here from an
+# empty target/docsrs at a load average of 20.
+docs_rs() {
+    has_nightly || return $SKIP
+    RUSTDOCFLAGS="--cfg docsrs -D warnings" cargo +nightly doc --locked --no-deps \
+        --all-features -p hotq-spsc -p hotq-mpmc -p hotq-disruptor -p hotq-testkit \
+        --target-dir target/docsrs
+}
+
+step "docs.rs build (nightly, all features, doc(cfg))" docs_rs
 step "miri ($scope)" miri
 step "ThreadSanitizer (stress tests, $scope)" tsan
 step "fuzz ($FUZZ_SECONDS s per target)" fuzz
