@@ -102,9 +102,9 @@ add_targets() {
 # outside the workspace and its whole test suite run there, hotq-testkit
 # taken from its own unpacked package (as if it were published; a
 # `[patch]`). `--all-features` turns on `test-hooks`, which the tests that
-# start near the index wrap need (they are left out without it). About
-# 80 s here with the dependencies already built (they are shared with the
-# workspace's target dir).
+# start near the index wrap need (they are left out without it). 119 s
+# here at a load average of 17 (2 cores), the dependencies already built
+# by the steps above (the workspace's target dir is shared).
 PACKAGED=(hotq-testkit hotq-spsc hotq-mpmc hotq-disruptor)
 packaged_tests() {
     local root=$PWD dir version p
@@ -133,7 +133,8 @@ step "packaged crates: tests in the unpacked .crate files" packaged_tests
 # default, all and no features. The test suites need 1.88 (proptest 1.12,
 # a dev-dependency, requires it): that is the MSRV for tests, checked here
 # by `cargo check --tests` (type checking is where an MSRV break shows).
-# About 35 s here, plus 10-20 s per toolchain rustup installs.
+# 53 s here from an empty target/msrv at a load average of 17, plus
+# 10-20 s per toolchain rustup installs.
 MSRV=1.85
 MSRV_TESTS=1.88
 msrv() {
@@ -162,7 +163,7 @@ step "MSRV: Rust $MSRV builds the crates, $MSRV_TESTS their tests" msrv
 # (`thumbv7em-none-eabihf`: CAS, no 64-bit atomics, so hotq-mpmc's
 # positions are `usize` there); on `thumbv6m-none-eabi` (no CAS) both
 # refuse to build, and the first error is the crate's own message.
-# About 10 s here.
+# 2 s here (a few more the first time).
 no_std() {
     has_rustup && add_targets thumbv7em-none-eabihf thumbv6m-none-eabi || return $SKIP
     cargo build --locked -p hotq-spsc -p hotq-mpmc --no-default-features \
@@ -190,7 +191,9 @@ step "no_std: thumbv7em builds, thumbv6m is refused" no_std
 # the wrap tests. Linking needs the 32-bit C runtime (`gcc-multilib`),
 # which the step installs with apt-get when it can. hotq-disruptor joins
 # the list once it builds there (its builder's `size > 1 << 62` overflows
-# a 32-bit `usize`: a hard error today). About 100 s here.
+# a 32-bit `usize`: a hard error today). 161 s here from an empty
+# target/i686-unknown-linux-gnu at a load average of 17 to 27, most of it
+# building; the tests themselves run in about 60 s.
 I686_CRATES=(-p hotq-spsc -p hotq-mpmc)
 i686_tests() {
     has_rustup && add_targets i686-unknown-linux-gnu || return $SKIP
@@ -403,6 +406,18 @@ fuzz() {
     fuzz/run.sh "$FUZZ_SECONDS"
 }
 
+# The API docs as docs.rs builds them: nightly, every feature, `--cfg
+# docsrs` (which turns on `doc(cfg)` in each crate root, so that
+# feature-gated items say which feature they need). 16 s here from an
+# empty target/docsrs at a load average of 20.
+docs_rs() {
+    has_nightly || return $SKIP
+    RUSTDOCFLAGS="--cfg docsrs -D warnings" cargo +nightly doc --locked --no-deps \
+        --all-features -p hotq-spsc -p hotq-mpmc -p hotq-disruptor -p hotq-testkit \
+        --target-dir target/docsrs
+}
+
+step "docs.rs build (nightly, all features, doc(cfg))" docs_rs
 step "miri ($scope)" miri
 step "ThreadSanitizer (stress tests, $scope)" tsan
 step "fuzz ($FUZZ_SECONDS s per target)" fuzz

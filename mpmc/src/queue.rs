@@ -15,8 +15,9 @@
 //! equal to what it read, in a later lap, and claim a slot it must not
 //! (crossbeam shipped this with 32-bit positions). With 64 bits that is
 //! 2^63 items, more than any machine moves; with a 32-bit `usize` and no
-//! 64-bit atomics it is about 2^31 items, the bound the crate docs state
-//! (`paused_producer.rs` shows both).
+//! 64-bit atomics it is about 2^31 items, the bound the crate docs state.
+//! `paused_producer.rs` recreates the stall (it failed on i686 with
+//! 32-bit positions: the stalled push returned `Ok` into a full queue).
 //!
 //! `tail` is the next position a producer claims, `head` the next one a
 //! consumer claims; each on its own cache line. Every slot has a *stamp*

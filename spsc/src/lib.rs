@@ -120,13 +120,15 @@
 //!
 //! Only [`RingBuffer::new`] and [`RingBuffer::try_new`] allocate (the
 //! storage, once), and only dropping the last half frees it (dropping the
-//! items left inside). Every other call of [`Producer`], [`Consumer`],
-//! their chunks and their `io` impls never allocates, never takes a lock
-//! and never makes a system call, and is **wait-free**: it finishes in a
-//! bounded number of its own steps whatever the other half is doing
-//! (a preempted peer delays nobody). The bound is constant for single-item
-//! calls and state queries, and linear in the items moved for slice,
-//! chunk and `io` calls. What runs user code is as real-time safe as that
+//! items left inside). Every call that reports "full" or "empty" at once
+//! instead of waiting for room or items (today: every other call of
+//! [`Producer`], [`Consumer`], their chunks and their `io` impls) never
+//! allocates, never takes a lock and never makes a system call, and is
+//! **wait-free**: it finishes in a bounded number of its own steps
+//! whatever the other half is doing (a preempted peer delays nobody). The
+//! bound is constant for single-item calls and state queries, and linear
+//! in the items moved for slice, chunk and `io` calls. What runs user
+//! code is as real-time safe as that
 //! code: `T::drop` (in [`ReadChunk::commit`], or when a half is dropped)
 //! and the iterator given to [`WriteChunkUninit::fill_from_iter`]. A full
 //! or empty ring is reported at once; waiting is the caller's choice.
