@@ -369,6 +369,7 @@ mod tests {
             name: name.into(),
             params: String::new(),
             unit: Unit::MItemsPerSec,
+            per_run: std::time::Duration::from_millis(50),
             rows: rows
                 .iter()
                 .map(|(n, kind, figs)| Row {

@@ -100,6 +100,7 @@ pub fn render(header: &Header, workloads: &[Workload]) -> Value {
                 "name": w.name,
                 "params": w.params,
                 "unit": w.unit.label(),
+                "per_run_s": w.per_run.as_secs_f64(),
                 "higher_is_better": w.unit.higher_is_better(),
                 "baseline": st.baseline,
                 "best_peer": st.best_peer,

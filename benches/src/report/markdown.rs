@@ -90,7 +90,14 @@ fn ratio_header(unit: Unit, reference: &Option<String>, what: &str) -> String {
 /// One workload's table.
 pub fn table(w: &Workload, st: &WorkloadStats) -> String {
     let mut s = String::new();
-    let _ = writeln!(s, "### {}\n\n{}\n", w.name, w.params);
+    let _ = writeln!(
+        s,
+        "### {}\n\n{}; {} rounds of about {:.0} ms per contender\n",
+        w.name,
+        w.params,
+        w.rows.first().map_or(0, |r| r.rounds.len()),
+        w.per_run.as_secs_f64() * 1e3
+    );
     let lat = w.unit == Unit::Nanos;
     let mut cols = vec!["contender".to_string()];
     if lat {
