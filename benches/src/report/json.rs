@@ -81,6 +81,12 @@ pub fn render(header: &Header, workloads: &[Workload]) -> Value {
             "met": g.verdict.map(|v| v == goals::Verdict::Met),
             "flagged": g.flagged,
             "busy": g.busy,
+            "by_mode": g.by_mode.iter().map(|m| json!({
+                "mode": m.mode.label(),
+                "rounds": m.rounds,
+                "interval": interval(Some(m.interval)),
+                "verdict": m.verdict.label(),
+            })).collect::<Vec<_>>(),
             "evidence": g.evidence.as_ref().map(evidence),
         })).collect::<Vec<_>>(),
         "workloads": workloads.iter().map(|w| {

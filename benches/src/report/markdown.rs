@@ -221,6 +221,32 @@ pub fn goals_table(goals: &[Goal]) -> String {
         count(Verdict::Undecided),
         goals.iter().filter(|g| g.verdict.is_none()).count()
     );
+    if goals.iter().any(|g| !g.by_mode.is_empty()) {
+        let _ = writeln!(s);
+    }
+    for g in goals.iter().filter(|g| !g.by_mode.is_empty()) {
+        let parts: Vec<String> = g
+            .by_mode
+            .iter()
+            .map(|m| {
+                format!(
+                    "{} floor, {} rounds: {:.2} [{:.2}–{:.2}], {}",
+                    m.mode.label(),
+                    m.rounds,
+                    m.interval.median,
+                    m.interval.lo,
+                    m.interval.hi,
+                    m.verdict.label()
+                )
+            })
+            .collect();
+        let _ = writeln!(
+            s,
+            "\n- {}, by the floor's mode: {}",
+            g.what,
+            parts.join("; ")
+        );
+    }
     if goals.iter().any(|g| g.busy) {
         let _ = writeln!(
             s,
