@@ -240,12 +240,7 @@ pub fn goals_table(goals: &[Goal]) -> String {
                 )
             })
             .collect();
-        let _ = writeln!(
-            s,
-            "\n- {}, by the floor's mode: {}",
-            g.what,
-            parts.join("; ")
-        );
+        let _ = writeln!(s, "- {}, by the floor's mode: {}", g.what, parts.join("; "));
     }
     if goals.iter().any(|g| g.busy) {
         let _ = writeln!(
