@@ -409,12 +409,13 @@ pub fn evaluate(ws: &[Workload]) -> Vec<Goal> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::channel::Kind;
     use crate::rounds::{Round, Unit};
 
-    fn workload(name: &str, rows: &[(&str, Kind, &[f64])]) -> Workload {
+    /// A throughput workload with these rows' figures per round (no load).
+    pub(crate) fn workload(name: &str, rows: &[(&str, Kind, &[f64])]) -> Workload {
         Workload {
             suite: "SPSC throughput",
             name: name.into(),

@@ -456,3 +456,38 @@ fn ratios(unit: Unit, st: &WorkloadStats, rs: &RowStats) -> String {
     }
     parts.join("; ")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::goals::tests::workload;
+
+    #[test]
+    fn the_goals_table_shows_each_interval_verdict_and_flag() {
+        let ours = [301.0, 264.0, 290.0, 280.0, 275.0, 288.0];
+        let peer = [200.0, 210.0, 205.0, 190.0, 200.0, 202.0];
+        let fell = [888.0, 870.0, 280.0, 281.0, 279.0, 285.0];
+        let w = workload(
+            "cap 1024, single",
+            &[
+                ("hotq-spsc", Kind::Ours, &ours),
+                ("rtrb", Kind::Peer, &peer),
+                ("limit", Kind::Limit, &fell),
+            ],
+        );
+        let ws = [w];
+        let text = goals_table(&goals::evaluate(&ws));
+        assert!(
+            text.contains("| ≥ 1.20 | 1.42 [") && text.contains("| 6 | met ⚑ |"),
+            "{text}"
+        );
+        assert!(text.contains("fast floor, 2 rounds") && text.contains("slow floor, 4 rounds"));
+        let head = floors(&ws);
+        assert!(head.contains("floor moved more than 2×") && head.contains("cap 1024, single"));
+        let line = floor_line(&ws[0]).unwrap();
+        assert!(
+            line.contains("888, 870, 280") && line.contains("**moved**"),
+            "{line}"
+        );
+    }
+}
