@@ -122,6 +122,9 @@ pub struct Workload {
     pub unit: Unit,
     /// One per contender.
     pub rows: Vec<Row>,
+    /// The time each run was planned to last: its share of the run's
+    /// budget, or the fixed budget per run without one.
+    pub per_run: Duration,
 }
 
 /// How many rounds, how many items, how long a run may last.
@@ -287,6 +290,7 @@ pub fn interleave(
                 params,
                 unit,
                 rows: Vec::new(),
+                per_run: Duration::ZERO,
             };
         }
         Some(s) => s.per_run(slots),
@@ -368,6 +372,7 @@ pub fn interleave(
         params,
         unit,
         rows,
+        per_run: budget,
     }
 }
 

@@ -168,6 +168,22 @@ pub struct Goal {
     /// Other processes used more than [`BUSY`] cores' worth of CPU (median
     /// over the rounds of the workloads behind the goal).
     pub busy: bool,
+    /// For a per-round goal whose floor moved: the goal read off the
+    /// rounds of each floor mode alone.
+    pub by_mode: Vec<ByMode>,
+}
+
+/// A goal read off the rounds of one floor mode.
+#[derive(Debug, Clone)]
+pub struct ByMode {
+    /// The floor's mode in those rounds.
+    pub mode: floor::Mode,
+    /// How many rounds.
+    pub rounds: usize,
+    /// The interval of their median ratio.
+    pub interval: Interval,
+    /// The verdict those rounds alone would give.
+    pub verdict: Verdict,
 }
 
 /// Cores' worth of other processes' CPU past which a goal's rounds count
@@ -240,6 +256,7 @@ fn goal(what: String, at_least: bool, target: f64, measured: impl Into<Measure>)
         evidence,
         flagged: false,
         busy: false,
+        by_mode: Vec::new(),
         what,
     }
 }
@@ -266,6 +283,40 @@ fn flag(ws: &[Workload], goals: &mut [Goal]) {
             .filter_map(|r| r.others_load)
             .collect();
         g.busy = !loads.is_empty() && Summary::of(&loads).median > BUSY;
+        if let Evidence::PerRound {
+            workload: w,
+            ratios,
+        } = e
+        {
+            let modes = workload(ws, w)
+                .and_then(floor::of)
+                .filter(|f| f.moved)
+                .map(|f| f.modes);
+            g.by_mode = modes.map_or_else(Vec::new, |modes| {
+                [floor::Mode::Fast, floor::Mode::Slow]
+                    .into_iter()
+                    .filter_map(|mode| {
+                        let v: Vec<f64> = ratios
+                            .iter()
+                            .zip(&modes)
+                            .filter(|(_, m)| **m == mode)
+                            .map(|(r, _)| *r)
+                            .collect();
+                        if v.is_empty() {
+                            return None;
+                        }
+                        let seed = bootstrap::seed_of(&format!("{} {}", g.what, mode.label()));
+                        let interval = bootstrap::median(&v, seed);
+                        Some(ByMode {
+                            mode,
+                            rounds: v.len(),
+                            interval,
+                            verdict: verdict(g.at_least, g.threshold, Some(interval), v.len()),
+                        })
+                    })
+                    .collect()
+            });
+        }
     }
 }
 
@@ -358,17 +409,19 @@ pub fn evaluate(ws: &[Workload]) -> Vec<Goal> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::channel::Kind;
     use crate::rounds::{Round, Unit};
 
-    fn workload(name: &str, rows: &[(&str, Kind, &[f64])]) -> Workload {
+    /// A throughput workload with these rows' figures per round (no load).
+    pub(crate) fn workload(name: &str, rows: &[(&str, Kind, &[f64])]) -> Workload {
         Workload {
             suite: "SPSC throughput",
             name: name.into(),
             params: String::new(),
             unit: Unit::MItemsPerSec,
+            per_run: std::time::Duration::from_millis(50),
             rows: rows
                 .iter()
                 .map(|(n, kind, figs)| Row {
@@ -462,6 +515,15 @@ mod tests {
         let measured: Vec<&Goal> = goals.iter().filter(|g| g.evidence.is_some()).collect();
         assert!(!measured.is_empty());
         assert!(measured.iter().all(|g| g.flagged), "{goals:?}");
+        // Read apart, the two fast rounds and the three slow ones.
+        let g = &measured[0];
+        let modes: Vec<(floor::Mode, usize)> =
+            g.by_mode.iter().map(|m| (m.mode, m.rounds)).collect();
+        assert_eq!(modes, [(floor::Mode::Fast, 2), (floor::Mode::Slow, 3)]);
+        assert!(
+            g.by_mode.iter().all(|m| m.verdict == Verdict::Undecided),
+            "too few rounds each"
+        );
         let steady = [800.0, 790.0, 810.0, 805.0, 800.0];
         let w = workload(
             "cap 1024, single",

@@ -4,6 +4,7 @@
 
 use serde_json::{Value, json};
 
+use super::bootstrap::Interval;
 use super::goals::{self, Evidence};
 use super::header::{CRATE_VERSIONS, Header};
 use super::stats;
@@ -15,6 +16,13 @@ fn summary(s: Option<Summary>) -> Value {
     s.map_or(
         Value::Null,
         |s| json!({"median": s.median, "min": s.min, "max": s.max}),
+    )
+}
+
+fn interval(i: Option<Interval>) -> Value {
+    i.map_or(
+        Value::Null,
+        |i| json!({"median": i.median, "lo": i.lo, "hi": i.hi}),
     )
 }
 
@@ -67,12 +75,18 @@ pub fn render(header: &Header, workloads: &[Workload]) -> Value {
             "at_least": g.at_least,
             "threshold": g.threshold,
             "measured": summary(g.measured),
-            "interval": g.interval.map(|i| json!({"median": i.median, "lo": i.lo, "hi": i.hi})),
+            "interval": interval(g.interval),
             "seed": bootstrap::seed_of(&g.what),
             "verdict": g.verdict.map(|v| v.label()),
             "met": g.verdict.map(|v| v == goals::Verdict::Met),
             "flagged": g.flagged,
             "busy": g.busy,
+            "by_mode": g.by_mode.iter().map(|m| json!({
+                "mode": m.mode.label(),
+                "rounds": m.rounds,
+                "interval": interval(Some(m.interval)),
+                "verdict": m.verdict.label(),
+            })).collect::<Vec<_>>(),
             "evidence": g.evidence.as_ref().map(evidence),
         })).collect::<Vec<_>>(),
         "workloads": workloads.iter().map(|w| {
@@ -92,6 +106,7 @@ pub fn render(header: &Header, workloads: &[Workload]) -> Value {
                 "name": w.name,
                 "params": w.params,
                 "unit": w.unit.label(),
+                "per_run_s": w.per_run.as_secs_f64(),
                 "higher_is_better": w.unit.higher_is_better(),
                 "baseline": st.baseline,
                 "best_peer": st.best_peer,
@@ -103,6 +118,8 @@ pub fn render(header: &Header, workloads: &[Workload]) -> Value {
                     "others_load": summary(s.others_load),
                     "vs_baseline": summary(s.vs_baseline),
                     "vs_best_peer": summary(s.vs_best_peer),
+                    "vs_baseline_interval": interval(s.vs_baseline_interval),
+                    "vs_best_peer_interval": interval(s.vs_best_peer_interval),
                     "of_floor": summary(s.of_floor),
                     "percentiles": s.percentiles.map(|[p50, p99, p999]| json!({
                         "p50": p50, "p99": p99, "p99.9": p999,

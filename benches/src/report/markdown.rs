@@ -3,6 +3,7 @@
 
 use std::fmt::Write;
 
+use super::bootstrap::Interval;
 use super::floor;
 use super::goals::{self, Goal, Verdict};
 use super::header::{CRATE_VERSIONS, Header};
@@ -14,6 +15,14 @@ use crate::summary::Summary;
 /// `median (min–max)` or a dash.
 fn cell(s: Option<Summary>, precision: usize) -> String {
     s.map_or_else(|| "—".into(), |s| format!("{s:.precision$}"))
+}
+
+/// `median [lo–hi]` of a per-round ratio, or a dash.
+fn interval_cell(i: Option<Interval>) -> String {
+    i.map_or_else(
+        || "—".into(),
+        |i| format!("{:.2} [{:.2}–{:.2}]", i.median, i.lo, i.hi),
+    )
 }
 
 /// A figure's cell, with about three significant digits for the median
@@ -72,8 +81,8 @@ pub fn header(h: &Header) -> String {
 /// The column that compares a row with a reference row.
 fn ratio_header(unit: Unit, reference: &Option<String>, what: &str) -> String {
     match reference {
-        Some(r) if unit.higher_is_better() => format!("× {what} ({r})"),
-        Some(r) => format!("time × {what} ({r})"),
+        Some(r) if unit.higher_is_better() => format!("× {what} ({r}) [95 %]"),
+        Some(r) => format!("time × {what} ({r}) [95 %]"),
         None => format!("× {what}"),
     }
 }
@@ -81,7 +90,14 @@ fn ratio_header(unit: Unit, reference: &Option<String>, what: &str) -> String {
 /// One workload's table.
 pub fn table(w: &Workload, st: &WorkloadStats) -> String {
     let mut s = String::new();
-    let _ = writeln!(s, "### {}\n\n{}\n", w.name, w.params);
+    let _ = writeln!(
+        s,
+        "### {}\n\n{}; {} rounds of about {:.0} ms per contender\n",
+        w.name,
+        w.params,
+        w.rows.first().map_or(0, |r| r.rounds.len()),
+        w.per_run.as_secs_f64() * 1e3
+    );
     let lat = w.unit == Unit::Nanos;
     let mut cols = vec!["contender".to_string()];
     if lat {
@@ -114,8 +130,8 @@ pub fn table(w: &Workload, st: &WorkloadStats) -> String {
         } else {
             format!("{lo}–{hi}")
         });
-        c.push(cell(rs.vs_baseline, 2));
-        c.push(cell(rs.vs_best_peer, 2));
+        c.push(interval_cell(rs.vs_baseline_interval));
+        c.push(interval_cell(rs.vs_best_peer_interval));
         c.push(
             rs.of_floor
                 .map_or("—".into(), |f| format!("{:.0}%", f.median * 100.0)),
@@ -136,8 +152,8 @@ in an order that rotates each round, so drift of the machine hits all alike; all
 share one time budget. A figure is the median over rounds with the minimum and maximum in \
 brackets. The ratios are computed per round (each contender against the baseline, \
 `Mutex<VecDeque>` or for the disruptor suite crossbeam-channel arcs, and against the best peer, the \
-peer crate with the best median, in the same round) and then summarised as the median ratio: above \
-1 is faster for throughput; for round trips the ratio is of times, so below 1 is faster. A goal's \
+peer crate with the best median, in the same round) and then summarised as the median ratio with its 95 % \
+interval in brackets: above 1 is faster for throughput; for round trips the ratio is of times, so below 1 is faster. A goal's \
 verdict comes from the 95 % interval of its median ratio (a bootstrap of the per-round ratios, \
 2,000 resamples, seeded by the goal's text; a ratio of two workloads' medians resamples each side): \
 **met** when the whole interval is on the goal's side of the target, **missed** when it is all on \
@@ -205,6 +221,27 @@ pub fn goals_table(goals: &[Goal]) -> String {
         count(Verdict::Undecided),
         goals.iter().filter(|g| g.verdict.is_none()).count()
     );
+    if goals.iter().any(|g| !g.by_mode.is_empty()) {
+        let _ = writeln!(s);
+    }
+    for g in goals.iter().filter(|g| !g.by_mode.is_empty()) {
+        let parts: Vec<String> = g
+            .by_mode
+            .iter()
+            .map(|m| {
+                format!(
+                    "{} floor, {} rounds: {:.2} [{:.2}–{:.2}], {}",
+                    m.mode.label(),
+                    m.rounds,
+                    m.interval.median,
+                    m.interval.lo,
+                    m.interval.hi,
+                    m.verdict.label()
+                )
+            })
+            .collect();
+        let _ = writeln!(s, "- {}, by the floor's mode: {}", g.what, parts.join("; "));
+    }
     if goals.iter().any(|g| g.busy) {
         let _ = writeln!(
             s,
@@ -402,14 +439,55 @@ fn ratios(unit: Unit, st: &WorkloadStats, rs: &RowStats) -> String {
         "time ×"
     };
     let mut parts = Vec::new();
-    if let (Some(b), Some(r)) = (&st.baseline, rs.vs_baseline) {
-        parts.push(format!("{what} {b} {r:.2}"));
+    if let (Some(b), Some(_)) = (&st.baseline, rs.vs_baseline_interval) {
+        parts.push(format!(
+            "{what} {b} {}",
+            interval_cell(rs.vs_baseline_interval)
+        ));
     }
-    if let (Some(b), Some(r)) = (&st.best_peer, rs.vs_best_peer) {
-        parts.push(format!("{what} {b} {r:.2}"));
+    if let (Some(b), Some(_)) = (&st.best_peer, rs.vs_best_peer_interval) {
+        parts.push(format!(
+            "{what} {b} {}",
+            interval_cell(rs.vs_best_peer_interval)
+        ));
     }
     if let Some(l) = rs.others_load {
         parts.push(format!("others' load {l:.2}"));
     }
     parts.join("; ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::goals::tests::workload;
+
+    #[test]
+    fn the_goals_table_shows_each_interval_verdict_and_flag() {
+        let ours = [301.0, 264.0, 290.0, 280.0, 275.0, 288.0];
+        let peer = [200.0, 210.0, 205.0, 190.0, 200.0, 202.0];
+        let fell = [888.0, 870.0, 280.0, 281.0, 279.0, 285.0];
+        let w = workload(
+            "cap 1024, single",
+            &[
+                ("hotq-spsc", Kind::Ours, &ours),
+                ("rtrb", Kind::Peer, &peer),
+                ("limit", Kind::Limit, &fell),
+            ],
+        );
+        let ws = [w];
+        let text = goals_table(&goals::evaluate(&ws));
+        assert!(
+            text.contains("| ≥ 1.20 | 1.42 [") && text.contains("| 6 | met ⚑ |"),
+            "{text}"
+        );
+        assert!(text.contains("fast floor, 2 rounds") && text.contains("slow floor, 4 rounds"));
+        let head = floors(&ws);
+        assert!(head.contains("floor moved more than 2×") && head.contains("cap 1024, single"));
+        let line = floor_line(&ws[0]).unwrap();
+        assert!(
+            line.contains("888, 870, 280") && line.contains("**moved**"),
+            "{line}"
+        );
+    }
 }

@@ -37,20 +37,23 @@ type Res = Result<(), Box<dyn std::error::Error>>;
 /// How a round's dot is drawn: by the mode the workload's floor was in
 /// during that round, so rounds of a machine that changed mode stand apart
 /// instead of blending into one median.
-fn marker(mode: Mode) -> (RGBColor, bool) {
+/// (`None`: the workload has no floor row.)
+fn marker(mode: Option<Mode>) -> (RGBColor, bool) {
     match mode {
-        Mode::Steady => (RGBColor(40, 90, 170), true),
-        Mode::Fast => (RGBColor(30, 140, 60), true),
-        Mode::Slow => (RGBColor(200, 60, 40), false),
+        None => (RGBColor(120, 120, 120), true),
+        Some(Mode::Steady) => (RGBColor(40, 90, 170), true),
+        Some(Mode::Fast) => (RGBColor(30, 140, 60), true),
+        Some(Mode::Slow) => (RGBColor(200, 60, 40), false),
     }
 }
 
 /// The legend's text for a mode.
-fn mode_label(mode: Mode) -> &'static str {
+fn mode_label(mode: Option<Mode>) -> &'static str {
     match mode {
-        Mode::Steady => "a round (floor steady)",
-        Mode::Fast => "a round with the floor in its fast mode",
-        Mode::Slow => "a round with the floor in its slow mode",
+        None => "a round (no floor row in this workload)",
+        Some(Mode::Steady) => "a round (floor steady)",
+        Some(Mode::Fast) => "a round with the floor in its fast mode",
+        Some(Mode::Slow) => "a round with the floor in its slow mode",
     }
 }
 
@@ -73,12 +76,7 @@ fn log_range(v: impl Iterator<Item = f64>) -> std::ops::Range<f64> {
 pub fn rounds(w: &Workload, path: &Path) -> Res {
     let st = stats::of(w);
     let modes = floor::of(w).map(|f| f.modes);
-    let mode = |k: usize| {
-        modes
-            .as_ref()
-            .and_then(|m| m.get(k).copied())
-            .unwrap_or(Mode::Steady)
-    };
+    let mode = |k: usize| modes.as_ref().and_then(|m| m.get(k).copied());
     let n = w.rows.len();
     let x = log_range(
         w.rows
@@ -111,7 +109,7 @@ pub fn rounds(w: &Workload, path: &Path) -> Res {
             _ => String::new(),
         })
         .draw()?;
-    for m in [Mode::Steady, Mode::Fast, Mode::Slow] {
+    for m in [None, Some(Mode::Steady), Some(Mode::Fast), Some(Mode::Slow)] {
         let (color, filled) = marker(m);
         let dots: Vec<(f64, usize)> = w
             .rows
@@ -175,7 +173,7 @@ pub fn goals(goals: &[Goal], ws: &[Workload], path: &Path) -> Res {
             g.threshold / r
         }
     };
-    let per_round = |g: &Goal| -> Vec<(f64, Mode)> {
+    let per_round = |g: &Goal| -> Vec<(f64, Option<Mode>)> {
         let Some(Evidence::PerRound { workload, ratios }) = &g.evidence else {
             return Vec::new();
         };
@@ -187,10 +185,7 @@ pub fn goals(goals: &[Goal], ws: &[Workload], path: &Path) -> Res {
         ratios
             .iter()
             .enumerate()
-            .map(|(k, &r)| {
-                let m = modes.as_ref().and_then(|m| m.get(k).copied());
-                (turn(g, r), m.unwrap_or(Mode::Steady))
-            })
+            .map(|(k, &r)| (turn(g, r), modes.as_ref().and_then(|m| m.get(k).copied())))
             .collect()
     };
     let x = log_range(shown.iter().flat_map(|g| {
@@ -199,7 +194,8 @@ pub fn goals(goals: &[Goal], ws: &[Workload], path: &Path) -> Res {
         v.extend(per_round(g).into_iter().map(|(r, _)| r));
         v
     }));
-    let root = SVGBackend::new(path, (1100, 90 + 34 * n as u32)).into_drawing_area();
+    // Four empty lines at the top hold the legend.
+    let root = SVGBackend::new(path, (1100, 90 + 34 * (n as u32 + 3))).into_drawing_area();
     root.fill(&WHITE)?;
     let names: Vec<String> = shown
         .iter()
@@ -213,11 +209,11 @@ pub fn goals(goals: &[Goal], ws: &[Workload], path: &Path) -> Res {
         .margin(10)
         .x_label_area_size(30)
         .y_label_area_size(520)
-        .build_cartesian_2d(x.log_scale(), (0..n).into_segmented())?;
+        .build_cartesian_2d(x.log_scale(), (0..n + 3).into_segmented())?;
     chart
         .configure_mesh()
         .disable_y_mesh()
-        .y_labels(n)
+        .y_labels(n + 4)
         .y_label_style(("sans-serif", 11))
         .y_label_formatter(&|v| match v {
             SegmentValue::CenterOf(i) => names.get(*i).cloned().unwrap_or_default(),
@@ -259,6 +255,38 @@ pub fn goals(goals: &[Goal], ws: &[Workload], path: &Path) -> Res {
             Circle::new((r, SegmentValue::CenterOf(i)), 3, style)
         }))?;
     }
+    let bars = [
+        (RGBColor(30, 140, 60), "interval of a goal met"),
+        (RGBColor(200, 60, 40), "interval of a goal missed"),
+        (RGBColor(150, 150, 150), "interval of a goal undecided"),
+    ];
+    for (color, label) in bars {
+        chart
+            .draw_series(std::iter::empty::<Circle<(f64, SegmentValue<usize>), i32>>())?
+            .label(label)
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 20, y)], color.mix(0.6).stroke_width(8))
+            });
+    }
+    for m in [None, Some(Mode::Steady), Some(Mode::Fast), Some(Mode::Slow)] {
+        let (c, filled) = marker(m);
+        let style = if filled {
+            c.filled()
+        } else {
+            c.stroke_width(2)
+        };
+        chart
+            .draw_series(std::iter::empty::<Circle<(f64, SegmentValue<usize>), i32>>())?
+            .label(mode_label(m))
+            .legend(move |(x, y)| Circle::new((x + 10, y), 3, style));
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 10))
+        .position(SeriesLabelPosition::UpperLeft)
+        .draw()?;
     root.present()?;
     Ok(())
 }

@@ -2,6 +2,7 @@
 //! summarised: the contender's figure, the others' load, and its ratios to
 //! the baseline, to the best peer and to the floor in the same round.
 
+use super::bootstrap::{self, Interval};
 use crate::channel::Kind;
 use crate::rounds::{Row, Workload};
 use crate::summary::Summary;
@@ -20,6 +21,10 @@ pub struct RowStats {
     pub vs_baseline: Option<Summary>,
     /// `figure / best peer's figure`, per round.
     pub vs_best_peer: Option<Summary>,
+    /// The 95 % bootstrap interval of the median of `vs_baseline`.
+    pub vs_baseline_interval: Option<Interval>,
+    /// The 95 % bootstrap interval of the median of `vs_best_peer`.
+    pub vs_best_peer_interval: Option<Interval>,
     /// Fraction of the floor reached, per round (1 = as good as the floor):
     /// `figure / limit` for throughput, `limit / figure` for round trips.
     pub of_floor: Option<Summary>,
@@ -42,14 +47,22 @@ fn figures(row: &Row) -> Vec<f64> {
     row.rounds.iter().map(|r| r.figure).collect()
 }
 
-fn per_round(a: &Row, b: &Row, f: impl Fn(f64, f64) -> f64) -> Summary {
-    let v: Vec<f64> = a
-        .rounds
+fn ratios(a: &Row, b: &Row, f: impl Fn(f64, f64) -> f64) -> Vec<f64> {
+    a.rounds
         .iter()
         .zip(&b.rounds)
         .map(|(x, y)| f(x.figure, y.figure))
-        .collect();
-    Summary::of(&v)
+        .collect()
+}
+
+fn per_round(a: &Row, b: &Row, f: impl Fn(f64, f64) -> f64) -> Summary {
+    Summary::of(&ratios(a, b, f))
+}
+
+/// The interval of the median of `a / b` per round, seeded by the names.
+fn interval(w: &Workload, a: &Row, b: &Row) -> Interval {
+    let seed = bootstrap::seed_of(&format!("{} {} ÷ {}", w.name, a.name, b.name));
+    bootstrap::median(&ratios(a, b, |x, y| x / y), seed)
 }
 
 /// Summarises `w`.
@@ -86,6 +99,8 @@ pub fn of(w: &Workload) -> WorkloadStats {
                 others_load: (!loads.is_empty()).then(|| Summary::of(&loads)),
                 vs_baseline: baseline.map(|b| per_round(row, b, |x, y| x / y)),
                 vs_best_peer: best_peer.map(|b| per_round(row, b, |x, y| x / y)),
+                vs_baseline_interval: baseline.map(|b| interval(w, row, b)),
+                vs_best_peer_interval: best_peer.map(|b| interval(w, row, b)),
                 of_floor: limit
                     .map(|l| per_round(row, l, |x, y| if higher { x / y } else { y / x })),
                 percentiles: row
