@@ -18,6 +18,28 @@ pub struct BatchIterMut<'a, E> {
     _events: PhantomData<&'a mut E>,
 }
 
+impl<E> core::fmt::Debug for BatchIterMut<'_, E> {
+    /// The sequences still to come (the events need not be `Debug`).
+    ///
+    /// ```
+    /// use hotq_disruptor::Disruptor;
+    ///
+    /// let mut producer = Disruptor::builder(8, || 0u64)
+    ///     .handle_events_with(|_e: &u64, _seq, _eob| {})
+    ///     .build_single_producer()?;
+    /// producer.batch_publish(2, |events| {
+    ///     assert_eq!(format!("{events:?}"), "BatchIterMut { next: 0, last: 1 }");
+    /// })?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("BatchIterMut")
+            .field("next", &self.next)
+            .field("last", &self.last)
+            .finish()
+    }
+}
+
 impl<'a, E> BatchIterMut<'a, E> {
     /// # Safety
     /// The caller has claimed `first..=last` and publishes it only after the
@@ -52,6 +74,7 @@ impl<'a, E> BatchIterMut<'a, E> {
     /// producer.shutdown()?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    #[must_use]
     pub fn next_sequence(&self) -> Sequence {
         self.next
     }

@@ -18,6 +18,7 @@ use crate::sequence::Sequence;
 /// assert_eq!(err, BuildError::SizeNotPowerOfTwo { size: 1000 });
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum BuildError {
     /// The ring size is 0, not a power of two, or above 2^62.
     SizeNotPowerOfTwo {
@@ -132,6 +133,7 @@ impl std::error::Error for BuildError {}
 /// assert_eq!(producer.publish(|e| *e = 1), Err(PublishError::Halted));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum PublishError {
     /// The ring is full: the slowest leaf consumer is a whole ring behind
     /// (`try_publish`/`try_batch_publish` only; `publish` waits instead).
@@ -175,6 +177,7 @@ impl std::error::Error for PublishError {}
 
 /// Why [`EventPoller::poll`](crate::EventPoller::poll) returned no events.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum PollError {
     /// The disruptor is halted or shut down: nothing more will come.
     Halted,
@@ -235,17 +238,20 @@ impl HandlerPanic {
     /// assert_eq!((p.handler(), p.sequence(), p.message()), ("disruptor-0.0", Some(0), "no"));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    #[must_use]
     pub fn handler(&self) -> &str {
         &self.handler
     }
 
     /// The sequence of the event it was handling, or `None` if it panicked
     /// outside `on_event` (see [`handler`](Self::handler) for an example).
+    #[must_use]
     pub fn sequence(&self) -> Option<Sequence> {
         self.sequence
     }
 
     /// The panic message (see [`handler`](Self::handler) for an example).
+    #[must_use]
     pub fn message(&self) -> &str {
         &self.message
     }
@@ -263,6 +269,8 @@ impl fmt::Display for HandlerPanic {
         }
     }
 }
+
+impl std::error::Error for HandlerPanic {}
 
 /// Why a shutdown did not end cleanly. The threads are gone either way,
 /// except after [`Timeout`](ShutdownError::Timeout).
@@ -286,6 +294,7 @@ impl fmt::Display for HandlerPanic {
 /// }
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ShutdownError {
     /// A handler panicked (the first panic recorded); under the default
     /// policy that halted the disruptor, so events after it were not drained.
@@ -305,4 +314,12 @@ impl fmt::Display for ShutdownError {
     }
 }
 
-impl std::error::Error for ShutdownError {}
+impl std::error::Error for ShutdownError {
+    /// The handler's panic, for [`Panicked`](ShutdownError::Panicked).
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ShutdownError::Panicked(p) => Some(p),
+            ShutdownError::Timeout(_) => None,
+        }
+    }
+}

@@ -166,7 +166,7 @@
 //! | any graph | `.named("a").handle_events_with(a).named("b").handle_events_with(b)`<br>`.after(["a"]).named("c").handle_events_with(c).after(["b"]).named("d").handle_events_with(d)`<br>`.after(["c", "d"]).handle_events_with(e)` |
 //! | independent chains | `.handle_events_with(a).then().handle_events_with(b).new_chain().handle_events_with(c)` |
 
-#![warn(missing_docs)]
+#![warn(missing_docs, missing_debug_implementations)]
 
 mod affinity;
 mod barrier;

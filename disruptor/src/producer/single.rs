@@ -279,6 +279,7 @@ impl<E> SingleProducer<E> {
     /// assert!(producer.remaining_capacity() >= 7);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    #[must_use]
     pub fn remaining_capacity(&self) -> usize {
         self.sequencer.remaining_capacity(&self.handle.shared)
     }
@@ -315,6 +316,7 @@ impl<E> SingleProducer<E> {
     /// assert!(!producer.is_halted());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    #[must_use]
     pub fn is_halted(&self) -> bool {
         self.handle.is_halted()
     }
