@@ -8,6 +8,22 @@ use crate::sequence::Sequence;
 /// The events of a claimed batch, in sequence order, each once, as `&mut E`:
 /// see [`SingleProducer::batch_publish`](crate::SingleProducer::batch_publish).
 ///
+/// ```
+/// use hotq_disruptor::Disruptor;
+///
+/// let mut producer = Disruptor::builder(8, || 0u64)
+///     .handle_events_with(|e: &u64, seq, _eob| assert_eq!(*e, 100 + seq as u64))
+///     .build_single_producer()?;
+/// producer.batch_publish(4, |events| {
+///     assert_eq!(events.len(), 4);
+///     for (e, v) in events.zip(100..) {
+///         *e = v;
+///     }
+/// })?;
+/// producer.shutdown()?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
 /// Invariant: `next..=last` are claimed by this producer and unpublished,
 /// so nobody else touches their slots until the batch is published (when
 /// the closure returns, or unwinds).

@@ -176,6 +176,20 @@ impl fmt::Display for PublishError {
 impl std::error::Error for PublishError {}
 
 /// Why [`EventPoller::poll`](crate::EventPoller::poll) returned no events.
+///
+/// ```
+/// use hotq_disruptor::{Disruptor, PollError};
+///
+/// let mut builder = Disruptor::builder(4, || 0u64);
+/// let mut poller = builder.event_poller();
+/// let mut producer = builder.build_single_producer()?;
+/// producer.publish(|e| *e = 1)?;
+/// drop(producer); // the stream ends after event 0
+/// assert_eq!(poller.poll(|_, _, _| {}), Ok(1));
+/// assert_eq!(poller.poll(|_, _, _| {}), Err(PollError::Halted));
+/// assert_eq!(PollError::Halted.to_string(), "the disruptor is halted");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum PollError {
@@ -193,7 +207,26 @@ impl fmt::Display for PollError {
 
 impl std::error::Error for PollError {}
 
-/// A handler's panic, caught at its processor's boundary.
+/// A handler's panic, caught at its processor's boundary: what the
+/// shutdown reports, and the [`source`](std::error::Error::source) of its
+/// [`ShutdownError::Panicked`].
+///
+/// ```
+/// use hotq_disruptor::{Disruptor, HandlerPanic};
+/// use std::error::Error;
+///
+/// let mut producer = Disruptor::builder(4, || 0u64)
+///     .named("pricer")
+///     .handle_events_with(|_e: &u64, seq, _eob| assert!(seq < 2, "stale quote"))
+///     .build_single_producer()?;
+/// for v in 0..3 {
+///     let _ = producer.publish(|e| *e = v);
+/// }
+/// let err = producer.shutdown().unwrap_err();
+/// let panic: &HandlerPanic = err.source().unwrap().downcast_ref().unwrap();
+/// assert_eq!(panic.to_string(), "handler pricer panicked at sequence 2: stale quote");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HandlerPanic {
     /// The handler's (thread) name.
