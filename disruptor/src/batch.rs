@@ -8,6 +8,22 @@ use crate::sequence::Sequence;
 /// The events of a claimed batch, in sequence order, each once, as `&mut E`:
 /// see [`SingleProducer::batch_publish`](crate::SingleProducer::batch_publish).
 ///
+/// ```
+/// use hotq_disruptor::Disruptor;
+///
+/// let mut producer = Disruptor::builder(8, || 0u64)
+///     .handle_events_with(|e: &u64, seq, _eob| assert_eq!(*e, 100 + seq as u64))
+///     .build_single_producer()?;
+/// producer.batch_publish(4, |events| {
+///     assert_eq!(events.len(), 4);
+///     for (e, v) in events.zip(100..) {
+///         *e = v;
+///     }
+/// })?;
+/// producer.shutdown()?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
 /// Invariant: `next..=last` are claimed by this producer and unpublished,
 /// so nobody else touches their slots until the batch is published (when
 /// the closure returns, or unwinds).
@@ -16,6 +32,28 @@ pub struct BatchIterMut<'a, E> {
     next: Sequence,
     last: Sequence,
     _events: PhantomData<&'a mut E>,
+}
+
+impl<E> core::fmt::Debug for BatchIterMut<'_, E> {
+    /// The sequences still to come (the events need not be `Debug`).
+    ///
+    /// ```
+    /// use hotq_disruptor::Disruptor;
+    ///
+    /// let mut producer = Disruptor::builder(8, || 0u64)
+    ///     .handle_events_with(|_e: &u64, _seq, _eob| {})
+    ///     .build_single_producer()?;
+    /// producer.batch_publish(2, |events| {
+    ///     assert_eq!(format!("{events:?}"), "BatchIterMut { next: 0, last: 1 }");
+    /// })?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("BatchIterMut")
+            .field("next", &self.next)
+            .field("last", &self.last)
+            .finish()
+    }
 }
 
 impl<'a, E> BatchIterMut<'a, E> {
@@ -52,6 +90,7 @@ impl<'a, E> BatchIterMut<'a, E> {
     /// producer.shutdown()?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    #[must_use]
     pub fn next_sequence(&self) -> Sequence {
         self.next
     }

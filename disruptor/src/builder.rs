@@ -63,7 +63,7 @@ impl Disruptor {
     pub fn builder<E, F>(size: usize, factory: F) -> Builder<E>
     where
         E: Send + Sync + 'static,
-        F: FnMut() -> E + 'static,
+        F: FnMut() -> E + Send + 'static,
     {
         Builder {
             size,
@@ -81,7 +81,7 @@ impl Disruptor {
 
 /// Makes a processor's thread body once the disruptor's shared state and
 /// the processor's gate exist.
-type MakeProcessor<E> = Box<dyn FnOnce(Arc<Shared<E>>, Gate) -> Box<dyn FnOnce() + Send>>;
+type MakeProcessor<E> = Box<dyn FnOnce(Arc<Shared<E>>, Gate) -> Box<dyn FnOnce() + Send> + Send>;
 
 /// What a consumer is: a processor on its own thread, or an event poller
 /// that the caller drives (linked to the disruptor by the build).
@@ -131,9 +131,14 @@ impl<E> Stage<E> {
 /// [`on_panic`](Self::on_panic)) apply to the consumers added after them,
 /// so each handler can have its own. Mistakes (an empty stage, a shared
 /// mutable handler, a wrong size) are reported by the build.
+///
+/// It is `Send` (when `E` is): a builder can be made on one thread and
+/// built on another.
+#[must_use = "a builder does nothing until it is built"]
 pub struct Builder<E> {
     size: usize,
-    factory: Box<dyn FnMut() -> E>,
+    /// `Send`, so that the builder is `Send` when `E` is.
+    factory: Box<dyn FnMut() -> E + Send>,
     /// For the handlers added from now on.
     waiter: Waiter,
     /// For the handlers added from now on.
@@ -326,6 +331,7 @@ impl<E: Send + Sync + 'static> Builder<E> {
     /// assert_eq!(sum, 3);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    #[must_use = "a poller dropped at once consumes nothing: add a handler instead"]
     pub fn event_poller(&mut self) -> EventPoller<E> {
         self.check_reader();
         let sequence = Arc::new(AtomicSequence::new(INITIAL));

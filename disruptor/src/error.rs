@@ -18,6 +18,7 @@ use crate::sequence::Sequence;
 /// assert_eq!(err, BuildError::SizeNotPowerOfTwo { size: 1000 });
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum BuildError {
     /// The ring size is 0, not a power of two, or above 2^62.
     SizeNotPowerOfTwo {
@@ -132,6 +133,7 @@ impl std::error::Error for BuildError {}
 /// assert_eq!(producer.publish(|e| *e = 1), Err(PublishError::Halted));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum PublishError {
     /// The ring is full: the slowest leaf consumer is a whole ring behind
     /// (`try_publish`/`try_batch_publish` only; `publish` waits instead).
@@ -174,7 +176,22 @@ impl fmt::Display for PublishError {
 impl std::error::Error for PublishError {}
 
 /// Why [`EventPoller::poll`](crate::EventPoller::poll) returned no events.
+///
+/// ```
+/// use hotq_disruptor::{Disruptor, PollError};
+///
+/// let mut builder = Disruptor::builder(4, || 0u64);
+/// let mut poller = builder.event_poller();
+/// let mut producer = builder.build_single_producer()?;
+/// producer.publish(|e| *e = 1)?;
+/// drop(producer); // the stream ends after event 0
+/// assert_eq!(poller.poll(|_, _, _| {}), Ok(1));
+/// assert_eq!(poller.poll(|_, _, _| {}), Err(PollError::Halted));
+/// assert_eq!(PollError::Halted.to_string(), "the disruptor is halted");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum PollError {
     /// The disruptor is halted or shut down: nothing more will come.
     Halted,
@@ -190,7 +207,26 @@ impl fmt::Display for PollError {
 
 impl std::error::Error for PollError {}
 
-/// A handler's panic, caught at its processor's boundary.
+/// A handler's panic, caught at its processor's boundary: what the
+/// shutdown reports, and the [`source`](std::error::Error::source) of its
+/// [`ShutdownError::Panicked`].
+///
+/// ```
+/// use hotq_disruptor::{Disruptor, HandlerPanic};
+/// use std::error::Error;
+///
+/// let mut producer = Disruptor::builder(4, || 0u64)
+///     .named("pricer")
+///     .handle_events_with(|_e: &u64, seq, _eob| assert!(seq < 2, "stale quote"))
+///     .build_single_producer()?;
+/// for v in 0..3 {
+///     let _ = producer.publish(|e| *e = v);
+/// }
+/// let err = producer.shutdown().unwrap_err();
+/// let panic: &HandlerPanic = err.source().unwrap().downcast_ref().unwrap();
+/// assert_eq!(panic.to_string(), "handler pricer panicked at sequence 2: stale quote");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HandlerPanic {
     /// The handler's (thread) name.
@@ -235,17 +271,20 @@ impl HandlerPanic {
     /// assert_eq!((p.handler(), p.sequence(), p.message()), ("disruptor-0.0", Some(0), "no"));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    #[must_use]
     pub fn handler(&self) -> &str {
         &self.handler
     }
 
     /// The sequence of the event it was handling, or `None` if it panicked
     /// outside `on_event` (see [`handler`](Self::handler) for an example).
+    #[must_use]
     pub fn sequence(&self) -> Option<Sequence> {
         self.sequence
     }
 
     /// The panic message (see [`handler`](Self::handler) for an example).
+    #[must_use]
     pub fn message(&self) -> &str {
         &self.message
     }
@@ -263,6 +302,8 @@ impl fmt::Display for HandlerPanic {
         }
     }
 }
+
+impl std::error::Error for HandlerPanic {}
 
 /// Why a shutdown did not end cleanly. The threads are gone either way,
 /// except after [`Timeout`](ShutdownError::Timeout).
@@ -286,6 +327,7 @@ impl fmt::Display for HandlerPanic {
 /// }
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ShutdownError {
     /// A handler panicked (the first panic recorded); under the default
     /// policy that halted the disruptor, so events after it were not drained.
@@ -305,4 +347,12 @@ impl fmt::Display for ShutdownError {
     }
 }
 
-impl std::error::Error for ShutdownError {}
+impl std::error::Error for ShutdownError {
+    /// The handler's panic, for [`Panicked`](ShutdownError::Panicked).
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ShutdownError::Panicked(p) => Some(p),
+            ShutdownError::Timeout(_) => None,
+        }
+    }
+}

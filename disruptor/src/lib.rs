@@ -167,7 +167,7 @@
 //! | independent chains | `.handle_events_with(a).then().handle_events_with(b).new_chain().handle_events_with(c)` |
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
-#![warn(missing_docs)]
+#![warn(missing_docs, missing_debug_implementations)]
 
 mod affinity;
 mod barrier;

@@ -215,6 +215,7 @@ impl<E> EventPoller<E> {
     /// assert_eq!(poller.available(), 0);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    #[must_use]
     pub fn available(&self) -> usize {
         let Some(link) = self.link.get() else {
             return 0;

@@ -13,6 +13,19 @@ use crate::sync::{AtomicI64, Ordering};
 /// never wrap in practice: at a billion events per second, 2^63 sequences
 /// last 292 years. Past `i64::MAX` events the arithmetic would overflow
 /// (a panic in debug builds); the disruptor does not guard against it.
+///
+/// ```
+/// use hotq_disruptor::{Disruptor, Sequence};
+///
+/// let mut producer = Disruptor::builder(4, || 0u64)
+///     .handle_events_with(|_e: &u64, seq: Sequence, _eob| assert!(seq >= 0))
+///     .build_single_producer()?;
+/// let first: Sequence = producer.publish(|e| *e = 10)?;
+/// let last: Sequence = producer.batch_publish(3, |_| {})?;
+/// assert_eq!((first, last), (0, 3)); // the batch is 1..=3
+/// producer.shutdown()?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 // 32-bit targets: sequences stay `i64` (an `AtomicI64`, which i686 and
 // 32-bit ARM have) whatever the width of `usize`, so the 292 years hold
 // there too. Only a slot index is a `usize`: `sequence as usize & mask`

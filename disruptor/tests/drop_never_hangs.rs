@@ -18,7 +18,10 @@ fn poll_to_the_end(poller: &mut EventPoller<u64>) -> Vec<(Sequence, u64)> {
     loop {
         match poller.poll(|e, seq, _| got.push((seq, *e))) {
             Ok(_) => std::thread::yield_now(),
-            Err(PollError::Halted) => return got,
+            Err(e) => {
+                assert_eq!(e, PollError::Halted);
+                return got;
+            }
         }
     }
 }

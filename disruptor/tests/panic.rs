@@ -291,3 +291,28 @@ fn a_panicking_publisher_does_not_hold_back_another_producer() {
         .collect();
     assert_eq!(values, (1..=100).collect::<Vec<u64>>());
 }
+
+/// A shutdown's panic is an error whose source is the `HandlerPanic`, so
+/// error-reporting crates print the chain.
+#[test]
+fn the_shutdown_error_has_the_handler_panic_as_its_source() {
+    use std::error::Error;
+    let mut producer = hotq_disruptor::Disruptor::builder(4, || 0u64)
+        .named("risky")
+        .handle_events_with(|_e: &u64, _seq, _eob| panic!("bad tick"))
+        .build_single_producer()
+        .unwrap();
+    let _ = producer.publish(|e| *e = 1);
+    let err = producer.shutdown().unwrap_err();
+    let source = err.source().expect("a source");
+    let panic = source
+        .downcast_ref::<hotq_disruptor::HandlerPanic>()
+        .expect("the HandlerPanic");
+    assert_eq!((panic.handler(), panic.message()), ("risky", "bad tick"));
+    assert_eq!(source.to_string(), err.to_string());
+    assert!(
+        hotq_disruptor::ShutdownError::Timeout(std::time::Duration::ZERO)
+            .source()
+            .is_none()
+    );
+}

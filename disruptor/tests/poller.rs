@@ -263,7 +263,10 @@ fn shutdown_waits_for_the_poller_to_poll_everything() {
                 })
             }) {
                 Ok(_) => None,
-                Err(PollError::Halted) => Some(()),
+                Err(e) => {
+                    assert_eq!(e, PollError::Halted);
+                    Some(())
+                }
             }
         });
         shutdown.join().unwrap().unwrap();

@@ -12,7 +12,7 @@ use std::cell::Cell;
 use std::marker::PhantomData;
 use std::rc::Rc;
 
-use hotq_disruptor::{MultiProducer, SingleProducer};
+use hotq_disruptor::{Builder, EventPoller, MultiProducer, SingleProducer};
 
 struct Probe<T: ?Sized>(PhantomData<T>);
 
@@ -47,7 +47,24 @@ const _: () = {
     assert!(!is_send!(MultiProducer<NotSend>));
     assert!(!is_send!(SingleProducer<NotSync>));
     assert!(!is_send!(MultiProducer<NotSync>));
+    // A builder can be made on one thread and built on another; a poller
+    // can move to the thread that polls it.
+    assert!(is_send!(Builder<u64>));
+    assert!(is_send!(EventPoller<u64>));
+    assert!(!is_send!(Builder<NotSync>));
+    assert!(!is_send!(EventPoller<NotSend>));
 };
+
+/// A builder sent to another thread and built there.
+#[test]
+fn a_builder_is_built_on_another_thread() {
+    let builder = hotq_disruptor::Disruptor::builder(8, || 0u64)
+        .handle_events_with(|_e: &u64, _seq, _eob| {});
+    let producer = std::thread::spawn(move || builder.build_single_producer().unwrap())
+        .join()
+        .unwrap();
+    producer.shutdown().unwrap();
+}
 
 #[test]
 fn multi_producer_is_clone_and_send() {

@@ -16,9 +16,9 @@
 //! wait for ever.
 #![no_main]
 
-use std::cell::Cell;
 use std::panic::{self, AssertUnwindSafe};
-use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use arbitrary::Arbitrary;
@@ -445,11 +445,12 @@ fuzz_target!(|input: Input| {
         4 => 1 << 63,
         n => 1 << (n % 5),
     };
-    let made = Rc::new(Cell::new(0usize));
+    // Atomic only because a factory must be `Send` (it runs on this thread).
+    let made = Arc::new(AtomicUsize::new(0));
     let factory = {
-        let made = Rc::clone(&made);
+        let made = Arc::clone(&made);
         move || {
-            made.set(made.get() + 1);
+            made.fetch_add(1, Ordering::Relaxed);
             FACTORY
         }
     };
@@ -539,7 +540,11 @@ fuzz_target!(|input: Input| {
         (Ok(producer), None) => producer,
         (Err(got), Some(want)) => {
             assert_eq!(got, want, "build error");
-            assert_eq!(made.get(), 0, "a failed build made events");
+            assert_eq!(
+                made.load(Ordering::Relaxed),
+                0,
+                "a failed build made events"
+            );
             // Never built, and the builder is gone: the pollers say so.
             for p in &mut pollers {
                 let handed = p
@@ -558,7 +563,7 @@ fuzz_target!(|input: Input| {
         (Ok(_), Some(want)) => panic!("built, expected {want:?}"),
         (Err(got), None) => panic!("build failed: {got:?}"),
     };
-    assert_eq!(made.get(), size, "the factory's events");
+    assert_eq!(made.load(Ordering::Relaxed), size, "the factory's events");
 
     let mut model = Model {
         size,

@@ -57,18 +57,51 @@ pub trait Producer<E> {
     ///
     /// # Errors
     /// [`PublishError::Halted`].
+    ///
+    /// ```
+    /// # use hotq_disruptor::{Disruptor, Producer, PublishError};
+    /// # let p = Disruptor::builder(4, || 0u64).handle_events_with(|_e: &u64, _s, _b| {}).build_single_producer()?;
+    /// fn first<P: Producer<u64>>(p: &mut P) -> Result<i64, PublishError> {
+    ///     p.publish(|e| *e = 1)
+    /// }
+    /// let mut p = p;
+    /// assert_eq!(first(&mut p), Ok(0));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     fn publish<F: FnOnce(&mut E)>(&mut self, f: F) -> Result<Sequence, PublishError>;
 
     /// As [`SingleProducer::try_publish`].
     ///
     /// # Errors
     /// [`PublishError::Full`], [`PublishError::Halted`].
+    ///
+    /// ```
+    /// # use hotq_disruptor::{Disruptor, Producer, PublishError};
+    /// # let p = Disruptor::builder(4, || 0u64).handle_events_with(|_e: &u64, _s, _b| {}).build_single_producer()?;
+    /// fn try_one<P: Producer<u64>>(p: &mut P) -> Result<i64, PublishError> {
+    ///     p.try_publish(|e| *e = 1)
+    /// }
+    /// let mut p = p;
+    /// assert_eq!(try_one(&mut p), Ok(0));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     fn try_publish<F: FnOnce(&mut E)>(&mut self, f: F) -> Result<Sequence, PublishError>;
 
     /// As [`SingleProducer::batch_publish`].
     ///
     /// # Errors
     /// [`PublishError::BatchSize`], [`PublishError::Halted`].
+    ///
+    /// ```
+    /// # use hotq_disruptor::{Disruptor, Producer, PublishError};
+    /// # let p = Disruptor::builder(4, || 0u64).handle_events_with(|_e: &u64, _s, _b| {}).build_single_producer()?;
+    /// fn pair<P: Producer<u64>>(p: &mut P) -> Result<i64, PublishError> {
+    ///     p.batch_publish(2, |events| events.for_each(|e| *e = 1))
+    /// }
+    /// let mut p = p;
+    /// assert_eq!(pair(&mut p), Ok(1));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     fn batch_publish<F: FnOnce(BatchIterMut<'_, E>)>(
         &mut self,
         n: usize,
@@ -80,6 +113,18 @@ pub trait Producer<E> {
     /// # Errors
     /// [`PublishError::BatchSize`], [`PublishError::Full`],
     /// [`PublishError::Halted`].
+    ///
+    /// ```
+    /// # use hotq_disruptor::{Disruptor, Producer, PublishError};
+    /// # let p = Disruptor::builder(4, || 0u64).handle_events_with(|_e: &u64, _s, _b| {}).build_single_producer()?;
+    /// fn try_pair<P: Producer<u64>>(p: &mut P) -> Result<i64, PublishError> {
+    ///     p.try_batch_publish(2, |events| events.for_each(|e| *e = 1))
+    /// }
+    /// let mut p = p;
+    /// assert_eq!(try_pair(&mut p), Ok(1));
+    /// assert_eq!(p.try_batch_publish(5, |_| {}), Err(PublishError::BatchSize { requested: 5, size: 4 }));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     fn try_batch_publish<F: FnOnce(BatchIterMut<'_, E>)>(
         &mut self,
         n: usize,
@@ -90,6 +135,17 @@ pub trait Producer<E> {
     ///
     /// # Errors
     /// [`PublishError::Timeout`], [`PublishError::Halted`].
+    ///
+    /// ```
+    /// # use hotq_disruptor::{Disruptor, Producer, PublishError};
+    /// # let p = Disruptor::builder(4, || 0u64).handle_events_with(|_e: &u64, _s, _b| {}).build_single_producer()?;
+    /// fn timed<P: Producer<u64>>(p: &mut P) -> Result<i64, PublishError> {
+    ///     p.publish_timeout(std::time::Duration::from_secs(1), |e| *e = 1)
+    /// }
+    /// let mut p = p;
+    /// assert_eq!(timed(&mut p), Ok(0));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     fn publish_timeout<F: FnOnce(&mut E)>(
         &mut self,
         timeout: Duration,
@@ -101,6 +157,17 @@ pub trait Producer<E> {
     /// # Errors
     /// [`PublishError::Timeout`], [`PublishError::BatchSize`],
     /// [`PublishError::Halted`].
+    ///
+    /// ```
+    /// # use hotq_disruptor::{Disruptor, Producer, PublishError};
+    /// # let p = Disruptor::builder(4, || 0u64).handle_events_with(|_e: &u64, _s, _b| {}).build_single_producer()?;
+    /// fn timed_batch<P: Producer<u64>>(p: &mut P) -> Result<i64, PublishError> {
+    ///     p.batch_publish_timeout(2, std::time::Duration::from_secs(1), |events| events.for_each(|e| *e = 1))
+    /// }
+    /// let mut p = p;
+    /// assert_eq!(timed_batch(&mut p), Ok(1));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     fn batch_publish_timeout<F: FnOnce(BatchIterMut<'_, E>)>(
         &mut self,
         n: usize,
@@ -109,12 +176,46 @@ pub trait Producer<E> {
     ) -> Result<Sequence, PublishError>;
 
     /// As [`SingleProducer::remaining_capacity`].
+    ///
+    /// ```
+    /// # use hotq_disruptor::{Disruptor, Producer, PublishError};
+    /// # let p = Disruptor::builder(4, || 0u64).handle_events_with(|_e: &u64, _s, _b| {}).build_single_producer()?;
+    /// fn room<P: Producer<u64>>(p: &P) -> usize {
+    ///     p.remaining_capacity()
+    /// }
+    /// assert_eq!(room(&p), 4);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     fn remaining_capacity(&self) -> usize;
 
     /// As [`SingleProducer::halt`].
+    ///
+    /// ```
+    /// # use hotq_disruptor::{Disruptor, Producer, PublishError};
+    /// # let p = Disruptor::builder(4, || 0u64).handle_events_with(|_e: &u64, _s, _b| {}).build_single_producer()?;
+    /// fn stop<P: Producer<u64>>(p: &P) {
+    ///     p.halt()
+    /// }
+    /// let mut p = p;
+    /// stop(&p);
+    /// assert_eq!(p.publish(|e| *e = 1), Err(PublishError::Halted));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     fn halt(&self);
 
     /// As [`SingleProducer::is_halted`].
+    ///
+    /// ```
+    /// # use hotq_disruptor::{Disruptor, Producer, PublishError};
+    /// # let p = Disruptor::builder(4, || 0u64).handle_events_with(|_e: &u64, _s, _b| {}).build_single_producer()?;
+    /// fn halted<P: Producer<u64>>(p: &P) -> bool {
+    ///     p.is_halted()
+    /// }
+    /// assert!(!halted(&p));
+    /// p.halt();
+    /// assert!(halted(&p));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     fn is_halted(&self) -> bool;
 
     /// As [`SingleProducer::shutdown`] (for a [`MultiProducer`]: the last
@@ -122,6 +223,16 @@ pub trait Producer<E> {
     ///
     /// # Errors
     /// [`ShutdownError::Panicked`].
+    ///
+    /// ```
+    /// # use hotq_disruptor::{Disruptor, Producer, PublishError};
+    /// # let p = Disruptor::builder(4, || 0u64).handle_events_with(|_e: &u64, _s, _b| {}).build_single_producer()?;
+    /// fn finish<P: Producer<u64>>(p: P) {
+    ///     p.shutdown().expect("no handler panicked");
+    /// }
+    /// finish(p);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     fn shutdown(self) -> Result<(), ShutdownError>
     where
         Self: Sized;
@@ -130,6 +241,16 @@ pub trait Producer<E> {
     ///
     /// # Errors
     /// [`ShutdownError::Timeout`], [`ShutdownError::Panicked`].
+    ///
+    /// ```
+    /// # use hotq_disruptor::{Disruptor, Producer, PublishError};
+    /// # let p = Disruptor::builder(4, || 0u64).handle_events_with(|_e: &u64, _s, _b| {}).build_single_producer()?;
+    /// fn finish_soon<P: Producer<u64>>(p: P) {
+    ///     p.shutdown_timeout(std::time::Duration::from_secs(60)).expect("drained in time");
+    /// }
+    /// finish_soon(p);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     fn shutdown_timeout(self, timeout: Duration) -> Result<(), ShutdownError>
     where
         Self: Sized;

@@ -250,6 +250,7 @@ impl<E> MultiProducer<E> {
     /// assert_eq!(producer.remaining_capacity(), 8);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    #[must_use]
     pub fn remaining_capacity(&self) -> usize {
         self.sequencer.remaining_capacity(&self.handle.shared)
     }
@@ -282,6 +283,7 @@ impl<E> MultiProducer<E> {
     /// assert!(!producer.is_halted());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    #[must_use]
     pub fn is_halted(&self) -> bool {
         self.handle.is_halted()
     }

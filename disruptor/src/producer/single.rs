@@ -14,6 +14,26 @@ use crate::sync::Arc;
 /// The producer of a disruptor with one producer thread: `Send`, not
 /// `Clone`. Built by [`Builder::build_single_producer`](crate::Builder::build_single_producer).
 ///
+/// ```
+/// use hotq_disruptor::Disruptor;
+/// use std::sync::mpsc;
+///
+/// let (tx, rx) = mpsc::channel();
+/// let mut producer = Disruptor::builder(8, || 0u64)
+///     .handle_events_with(move |e: &u64, _seq, _eob| tx.send(*e).unwrap())
+///     .build_single_producer()?;
+/// // Moved to the thread that publishes.
+/// let publisher = std::thread::spawn(move || {
+///     for v in 0..5 {
+///         producer.publish(|e| *e = v).unwrap();
+///     }
+///     producer.shutdown().unwrap();
+/// });
+/// publisher.join().unwrap();
+/// assert_eq!(rx.iter().collect::<Vec<_>>(), [0, 1, 2, 3, 4]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
 /// Dropping it closes the stream and ignores the result; it never panics
 /// and never waits on an [`EventPoller`](crate::EventPoller): every
 /// handler that is after no poller handles every published event and its
@@ -279,6 +299,7 @@ impl<E> SingleProducer<E> {
     /// assert!(producer.remaining_capacity() >= 7);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    #[must_use]
     pub fn remaining_capacity(&self) -> usize {
         self.sequencer.remaining_capacity(&self.handle.shared)
     }
@@ -315,6 +336,7 @@ impl<E> SingleProducer<E> {
     /// assert!(!producer.is_halted());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    #[must_use]
     pub fn is_halted(&self) -> bool {
         self.handle.is_halted()
     }

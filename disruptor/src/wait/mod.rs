@@ -42,6 +42,26 @@ use crate::sync::Backoff;
 /// [`PhasedBackoff`]. The trait is sealed: the waits are
 /// part of the crate's correctness (each must watch the halt flag, and the
 /// parking ones take part in the wake-up protocol).
+///
+/// Code can take any strategy by this trait:
+///
+/// ```
+/// use hotq_disruptor::{Disruptor, wait::{Blocking, BusySpin, Sleeping, WaitStrategy}};
+///
+/// fn sum_with<W: WaitStrategy>(strategy: W) -> Result<(), Box<dyn std::error::Error>> {
+///     let mut producer = Disruptor::builder(8, || 0u64)
+///         .wait_strategy(strategy)
+///         .handle_events_with(|_e: &u64, _seq, _eob| {})
+///         .build_single_producer()?;
+///     producer.publish(|e| *e = 1)?;
+///     producer.shutdown()?;
+///     Ok(())
+/// }
+/// sum_with(BusySpin)?;
+/// sum_with(Sleeping::default())?;
+/// sum_with(Blocking)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub trait WaitStrategy: sealed::Sealed + Send + Sync + 'static {}
 
 pub(crate) mod sealed {

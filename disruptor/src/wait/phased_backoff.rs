@@ -27,6 +27,7 @@ pub struct PhasedBackoff {
 
 impl PhasedBackoff {
     /// Spins `spin_tries` steps, yields `yield_tries` times, then parks.
+    #[must_use]
     pub const fn new(spin_tries: u32, yield_tries: u32) -> Self {
         PhasedBackoff {
             spin_tries,

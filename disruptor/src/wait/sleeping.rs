@@ -32,6 +32,7 @@ pub struct Sleeping {
 
 impl Sleeping {
     /// Sleeps `nap` at a time once spinning and yielding found nothing.
+    #[must_use]
     pub const fn new(nap: Duration) -> Self {
         Sleeping { nap }
     }
@@ -44,6 +45,7 @@ impl Sleeping {
     ///
     /// assert_eq!(Sleeping::new(Duration::from_micros(200)).nap(), Duration::from_micros(200));
     /// ```
+    #[must_use]
     pub const fn nap(&self) -> Duration {
         self.nap
     }

@@ -45,6 +45,7 @@ pub struct TimeoutBlocking {
 
 impl TimeoutBlocking {
     /// Parks for at most `timeout` at a time.
+    #[must_use]
     pub const fn new(timeout: Duration) -> Self {
         TimeoutBlocking { timeout }
     }
@@ -57,6 +58,7 @@ impl TimeoutBlocking {
     ///
     /// assert_eq!(TimeoutBlocking::new(Duration::from_millis(5)).timeout(), Duration::from_millis(5));
     /// ```
+    #[must_use]
     pub const fn timeout(&self) -> Duration {
         self.timeout
     }
