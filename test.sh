@@ -215,6 +215,12 @@ step "32-bit: tests on i686-unknown-linux-gnu" i686_tests
 # optimised code: about 15 s for hotq-spsc and 40 s for hotq-mpmc when the
 # machine is otherwise idle.
 step "stress tests (release)" cargo test --locked --release -p hotq-spsc -p hotq-mpmc --test stress
+# hotq-spsc's waiting layer at full size: blocking FIFO of 1M items at
+# capacities 1, 2, 3 and 16, the real-time try side against a parking side
+# both ways, async both ways and mixed (1M items each), a blocked thread's
+# CPU clock over 1 s, timeouts, wake-up latency. About 26 s at a load
+# average of 9 on 2 cores (most of it the capacity-1 and -2 hand-offs).
+step "waiting tests (release)" cargo test --locked --release -p hotq-spsc --test waiting
 # hotq-disruptor's stress (multi-producer rings of 1, 2, 8 and 1024, many
 # threads on 2 cores): its own step, so its time shows apart. About 60 s
 # at a load average of 20 on a 2-core machine.
@@ -255,8 +261,11 @@ step "loom models" env RUSTFLAGS="--cfg loom" RUSTDOCFLAGS="--cfg loom" \
 # three 39 s (40 s wall at a load average of 4); dropped_stages (a dropped
 # stage never lets anyone pass the live stage before it) and the
 # linearizability histories (96 s) join them.
+# hotq-spsc's waiting tests (300 items per case, the fenced protocol that
+# miri can run: no membarrier under miri): 16 s of test time here, plus
+# about 40 s to build them (at a load average of 15).
 MIRI_SUBSET=(
-    "-p hotq-spsc --lib --test drops --test edge --test linearizability"
+    "-p hotq-spsc --lib --test drops --test edge --test linearizability --test waiting"
     "-p hotq-mpmc --lib --test linearizability"
     "-p hotq-disruptor --lib --test drops --test panic --test dropped_stages --test linearizability"
 )
@@ -286,7 +295,7 @@ MIRI_CONCURRENT=(
     "-p hotq-disruptor --test panic"
 )
 MIRI_CONCURRENT_FULL=(
-    "-p hotq-spsc --test linearizability --test stress --test io"
+    "-p hotq-spsc --test linearizability --test stress --test io --test waiting"
     "-p hotq-mpmc --lib --test linearizability"
     # hotq-mpmc's stress and wrap files at the small capacities, where full
     # and empty race. Their capacity-1024 cases, the long drains and the

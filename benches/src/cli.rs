@@ -16,6 +16,8 @@ pub enum Suite {
     Mpmc,
     /// The disruptor topologies.
     Disruptor,
+    /// Blocking and async waits (`waiting/`).
+    Waiting,
     /// All of them.
     All,
 }
@@ -62,7 +64,7 @@ pub const DEFAULT_TIME: Duration = Duration::from_secs(150);
 
 /// The usage text.
 pub const USAGE: &str = "\
-usage: report [--suite spsc|mpmc|disruptor|all] [--rounds N] [--items N] [--time S]
+usage: report [--suite spsc|mpmc|disruptor|waiting|all] [--rounds N] [--items N] [--time S]
               [--quick] [--out DIR] [--readme README.md] [--no-pin]
        report --compare A/report.json B/report.json
 
@@ -103,6 +105,7 @@ impl Options {
                         "spsc" => Suite::Spsc,
                         "mpmc" => Suite::Mpmc,
                         "disruptor" => Suite::Disruptor,
+                        "waiting" => Suite::Waiting,
                         "all" => Suite::All,
                         s => return Err(format!("unknown suite `{s}`")),
                     }

@@ -20,6 +20,7 @@ pub mod sequenced;
 pub mod suites;
 pub mod summary;
 pub mod wait;
+pub mod waiting;
 pub mod workloads;
 
 pub use summary::Summary;

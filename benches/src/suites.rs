@@ -68,6 +68,7 @@ pub fn params(o: &Options) -> Vec<(String, String)> {
                 events(o.items)
             ),
         ),
+        crate::waiting::params(o),
     ]
 }
 
@@ -82,6 +83,9 @@ pub fn run(o: &Options) -> Vec<Workload> {
     }
     if o.runs(Suite::Disruptor) {
         disruptor_suite(o, &mut out);
+    }
+    if o.runs(Suite::Waiting) {
+        crate::waiting::suite(o, &mut out);
     }
     out
 }

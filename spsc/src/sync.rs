@@ -55,10 +55,11 @@ pub(crate) use loom::sync::atomic::{AtomicU8, fence};
 /// checks and miri can run.
 pub(crate) const MODELLED: bool = cfg!(loom) || cfg!(miri);
 
-/// Brief spinning before a blocking wait parks (none under loom, where every
-/// spin is one more branch of the model to explore).
+/// Steps of the bounded spin before a blocking wait parks: 2^0 … 2^5 spin
+/// hints, then yields (none under loom, where every spin is one more branch
+/// of the model to explore).
 #[cfg(feature = "std")]
-pub(crate) const SPINS_BEFORE_PARK: u32 = if cfg!(loom) { 0 } else { 64 };
+pub(crate) const SPIN_STEPS: u32 = if cfg!(loom) { 0 } else { 10 };
 
 /// Threads, as the blocking waits use them: the current thread's handle
 /// (to unpark it) and parking with or without a timeout. Under loom time
@@ -66,13 +67,13 @@ pub(crate) const SPINS_BEFORE_PARK: u32 = if cfg!(loom) { 0 } else { 64 };
 /// wake-up is a deadlock that loom reports.
 #[cfg(all(feature = "std", not(loom)))]
 pub(crate) mod thread {
-    pub(crate) use std::thread::{Thread, current, park, park_timeout};
+    pub(crate) use std::thread::{Thread, current, park, park_timeout, yield_now};
 }
 
 /// Threads under loom (see the `std` version).
 #[cfg(all(feature = "std", loom))]
 pub(crate) mod thread {
-    pub(crate) use loom::thread::{Thread, current, park};
+    pub(crate) use loom::thread::{Thread, current, park, yield_now};
 
     /// Loom has no clock: parks until unparked.
     pub(crate) fn park_timeout(_timeout: std::time::Duration) {

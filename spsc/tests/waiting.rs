@@ -5,8 +5,8 @@
 
 use std::future::Future;
 use std::pin::pin;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Barrier};
 use std::task::{Context, Poll, Wake, Waker};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use hotq_spsc::{
     PopAsyncError, PopTimeoutError, PushAsyncError, PushTimeoutError, RingBuffer, WaitError,
 };
-use hotq_testkit::{StartGate, within};
+use hotq_testkit::within;
 
 /// The limit on any one test: far beyond what it needs, short enough that
 /// a lost wake-up fails the run.
@@ -198,7 +198,8 @@ fn a_parked_consumer_wakes_promptly() {
     within("wake-up latency", LIMIT, || {
         const ROUNDS: usize = if cfg!(miri) { 2 } else { 20 };
         let (mut tx, mut rx) = RingBuffer::<Instant>::new(1);
-        let gate = Arc::new(StartGate::new(2));
+        // A barrier per round (a start gate opens only once).
+        let gate = Arc::new(Barrier::new(2));
         let producer_gate = Arc::clone(&gate);
         let producer = thread::spawn(move || {
             for _ in 0..ROUNDS {

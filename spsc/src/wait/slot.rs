@@ -88,6 +88,11 @@ impl WaitSlot {
             fence(Ordering::SeqCst);
         }
         let waiting = self.fenced | WAITING;
+        // A plain load first: on a fenced ring every publish comes here, and
+        // one that finds nobody waiting should not pay a locked instruction.
+        if self.state.load(Ordering::Relaxed) != waiting {
+            return;
+        }
         // Acquire pairs with the Release store of `WAITING` in `register`:
         // the waker written into the cell happens before we take it.
         if self

@@ -1,0 +1,175 @@
+//! The `waiting` suite: queues whose ends sleep while they wait, blocking
+//! and async, against the peers people use for that.
+//!
+//! - [`blocking`]: each end in its queue's blocking call; throughput at
+//!   capacities 8 and 1024 and the blocking round trip (the SPSC suite's
+//!   workloads, reused).
+//! - [`asynchronous`]: a producer and a consumer task on a tokio
+//!   multi-thread runtime with 2 workers.
+//! - [`wake`]: the wake-up latency of a parked consumer, and the CPU it
+//!   uses while blocked.
+
+pub mod asynchronous;
+pub mod blocking;
+pub mod wake;
+
+use crate::channel::Channel;
+use crate::cli::Options;
+use crate::contenders::ChannelVisitor;
+use crate::rounds::{Entry, Measured, Unit, Workload, interleave};
+use crate::workloads::round_trip;
+use crate::workloads::spsc::{self, Ops};
+use asynchronous::{AsyncChannel, AsyncVisitor};
+
+/// Capacities of the throughput workloads.
+pub const CAPACITIES: [usize; 2] = [8, 1024];
+
+/// Items per round of a throughput workload: a quarter of the other
+/// suites' (parking makes the slow contenders much slower).
+pub fn items(o: &Options) -> u64 {
+    (o.items / 4).max(1000)
+}
+
+/// Wake-ups per round of the latency workload.
+pub const WAKES: u64 = 100;
+
+/// The suite's parameters, for the header.
+pub fn params(o: &Options) -> (String, String) {
+    (
+        "waiting".to_string(),
+        format!(
+            "u64, up to {} items per round at capacities {CAPACITIES:?}, blocking calls / async on tokio with 2 workers; wake-up latency over up to {WAKES} wake-ups after {:?} pauses; idle CPU over {:?} blocked",
+            items(o),
+            wake::PAUSE,
+            wake::IDLE
+        ),
+    )
+}
+
+/// Runs the suite's workloads.
+pub fn suite(o: &Options, out: &mut Vec<Workload>) {
+    /// Entries made by `make` for each contender a visitor is given.
+    struct Each<W> {
+        make: W,
+        entries: Vec<Entry>,
+    }
+    /// How one workload runs a contender.
+    trait Make {
+        fn make<C: Channel>(&self) -> Box<dyn FnMut(u64) -> Measured>;
+    }
+    impl<W: Make> ChannelVisitor for Each<W> {
+        fn visit<C: Channel>(&mut self) {
+            let run = self.make.make::<C>();
+            self.entries.push(Entry::new(C::NAME, C::KIND, run));
+        }
+    }
+
+    struct Throughput(usize);
+    impl Make for Throughput {
+        fn make<C: Channel>(&self) -> Box<dyn FnMut(u64) -> Measured> {
+            let capacity = self.0;
+            Box::new(move |items| spsc::throughput::<C>(items, capacity, Ops::Single).into())
+        }
+    }
+    struct Trip;
+    impl Make for Trip {
+        fn make<C: Channel>(&self) -> Box<dyn FnMut(u64) -> Measured> {
+            Box::new(|trips| round_trip::round_trip::<C>(trips, 8))
+        }
+    }
+    struct Wake;
+    impl Make for Wake {
+        fn make<C: Channel>(&self) -> Box<dyn FnMut(u64) -> Measured> {
+            Box::new(wake::wake_up_latency::<C>)
+        }
+    }
+    struct Idle;
+    impl Make for Idle {
+        fn make<C: Channel>(&self) -> Box<dyn FnMut(u64) -> Measured> {
+            Box::new(wake::idle_cpu::<C>)
+        }
+    }
+    fn blocking_entries(make: impl Make) -> Vec<Entry> {
+        let mut each = Each {
+            make,
+            entries: Vec::new(),
+        };
+        blocking::each_blocking(&mut each);
+        each.entries
+    }
+
+    for capacity in CAPACITIES {
+        out.push(interleave(
+            "waiting",
+            format!("blocking, cap {capacity}"),
+            format!(
+                "1 producer, 1 consumer, u64 items, capacity {capacity}, each end in its queue's blocking call (ours: push_timeout / pop_timeout)"
+            ),
+            Unit::MItemsPerSec,
+            o.plan(items(o)),
+            blocking_entries(Throughput(capacity)),
+        ));
+    }
+
+    struct Async {
+        capacity: usize,
+        entries: Vec<Entry>,
+    }
+    impl AsyncVisitor for Async {
+        fn visit<C: AsyncChannel>(&mut self) {
+            let capacity = self.capacity;
+            self.entries
+                .push(Entry::new(C::NAME, C::KIND, move |items| {
+                    asynchronous::throughput::<C>(items, capacity).into()
+                }));
+        }
+    }
+    for capacity in CAPACITIES {
+        let mut v = Async {
+            capacity,
+            entries: Vec::new(),
+        };
+        asynchronous::each_async(&mut v);
+        out.push(interleave(
+            "waiting",
+            format!("async, cap {capacity}"),
+            format!(
+                "a producer task and a consumer task on a tokio multi-thread runtime with 2 workers, u64 items, capacity {capacity} (a fresh runtime per run)"
+            ),
+            Unit::MItemsPerSec,
+            o.plan(items(o)),
+            v.entries,
+        ));
+    }
+
+    out.push(interleave(
+        "waiting",
+        "blocking round trip".into(),
+        "ping-pong over two queues of 8, both ends in blocking calls, timed trips per round (timer call included)".into(),
+        Unit::Nanos,
+        o.plan(crate::suites::trips(items(o))),
+        blocking_entries(Trip),
+    ));
+    out.push(interleave(
+        "waiting",
+        "wake-up latency".into(),
+        format!(
+            "a consumer blocked on an empty queue, woken by one item after {:?}: from the send's timestamp to the receive's return (median; timer calls included)",
+            wake::PAUSE
+        ),
+        Unit::Nanos,
+        o.plan(WAKES),
+        blocking_entries(Wake),
+    ));
+    out.push(interleave(
+        "waiting",
+        "idle CPU".into(),
+        format!(
+            "CPU time (ns) per second that a consumer blocked on an empty queue uses, from its thread's CPU clock, over {:?}",
+            wake::IDLE
+        ),
+        Unit::Nanos,
+        o.plan(1),
+        blocking_entries(Idle),
+    ));
+}

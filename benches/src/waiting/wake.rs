@@ -1,0 +1,86 @@
+//! What waiting costs when there is nothing to do: how long a parked
+//! consumer takes to wake for an item, and how much CPU it burns while it
+//! waits.
+
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crate::channel::Channel;
+use crate::rounds::Measured;
+use crate::workloads::round_trip::histogram;
+
+/// How long the producer lets the consumer wait before each item: long
+/// enough for any bounded spin before parking to be over.
+pub const PAUSE: Duration = Duration::from_micros(500);
+
+/// `wakes` times: the consumer waits in `recv`, the producer sleeps
+/// [`PAUSE`], then sends the time it sends at (ns since a shared epoch);
+/// each wake-up is the consumer's clock at its return minus that. The
+/// figure is the run's median (ns, timer calls included).
+pub fn wake_up_latency<C: Channel>(wakes: u64) -> Measured {
+    let (mut tx, mut rx) = C::with_capacity(8);
+    let epoch = Instant::now();
+    let stamp = move || epoch.elapsed().as_nanos() as u64;
+    let h = thread::scope(|s| {
+        s.spawn(move || {
+            for _ in 0..wakes {
+                thread::sleep(PAUSE);
+                C::send(&mut tx, stamp());
+            }
+        });
+        let mut h = histogram();
+        for _ in 0..wakes {
+            let sent = C::recv(&mut rx);
+            let ns = stamp().saturating_sub(sent).clamp(1, 60_000_000_000);
+            h.record(ns).expect("within bounds");
+        }
+        h
+    });
+    Measured {
+        figure: h.value_at_quantile(0.5) as f64,
+        histogram: Some(h),
+    }
+}
+
+/// How long the consumer blocks per run of [`idle_cpu`].
+pub const IDLE: Duration = Duration::from_millis(100);
+
+/// The consumer blocks in `recv` on an empty queue for [`IDLE`] (then one
+/// item releases it); the figure is the CPU time its thread used, per
+/// second blocked (ns/s), read from the thread's own CPU clock. The item
+/// count is ignored.
+pub fn idle_cpu<C: Channel>(_items: u64) -> Measured {
+    let (mut tx, mut rx) = C::with_capacity(8);
+    let used = thread::scope(|s| {
+        let consumer = s.spawn(move || {
+            let before = thread_cpu_time();
+            let v = C::recv(&mut rx);
+            let used = thread_cpu_time().saturating_sub(before);
+            assert_eq!(v, 7);
+            used
+        });
+        thread::sleep(IDLE);
+        C::send(&mut tx, 7);
+        consumer.join().expect("idle consumer")
+    });
+    (used.as_nanos() as f64 / IDLE.as_secs_f64()).into()
+}
+
+/// This thread's CPU time.
+#[cfg(target_os = "linux")]
+fn thread_cpu_time() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID)");
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
+/// No thread CPU clock here: reported as zero.
+#[cfg(not(target_os = "linux"))]
+fn thread_cpu_time() -> Duration {
+    Duration::ZERO
+}
