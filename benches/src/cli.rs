@@ -14,6 +14,8 @@ pub enum Suite {
     Mpmc,
     /// The disruptor topologies.
     Disruptor,
+    /// Channels in their own blocking calls (`channels.rs`).
+    Channels,
     /// All of them.
     All,
 }
@@ -40,7 +42,7 @@ pub struct Options {
 
 /// The usage text.
 pub const USAGE: &str = "\
-usage: report [--suite spsc|mpmc|disruptor|all] [--rounds N] [--items N] [--quick]
+usage: report [--suite spsc|mpmc|disruptor|channels|all] [--rounds N] [--items N] [--quick]
               [--out DIR] [--readme README.md] [--no-pin]
 
   --suite    which workloads (default all)
@@ -73,6 +75,7 @@ impl Options {
                         "spsc" => Suite::Spsc,
                         "mpmc" => Suite::Mpmc,
                         "disruptor" => Suite::Disruptor,
+                        "channels" => Suite::Channels,
                         "all" => Suite::All,
                         s => return Err(format!("unknown suite `{s}`")),
                     }

@@ -73,6 +73,7 @@ pub fn params(o: &Options) -> Vec<(String, String)> {
                 events(o.items)
             ),
         ),
+        crate::channels::params(o),
     ]
 }
 
@@ -87,6 +88,9 @@ pub fn run(o: &Options) -> Vec<Workload> {
     }
     if o.runs(Suite::Disruptor) {
         disruptor_suite(o, &mut out);
+    }
+    if o.runs(Suite::Channels) {
+        crate::channels::suite(o, &mut out);
     }
     out
 }

@@ -194,3 +194,47 @@ fn send_timeout_races_a_recv() {
         assert_eq!(got, want);
     });
 }
+
+/// Two senders each send one item and leave while the receiver polls with
+/// `try_recv` only (no lock taken anywhere on its side): once it sees
+/// `Disconnected` it has received both items. Only the `disconnected`
+/// flag's Release/Acquire and the senders' count (AcqRel) order the
+/// other sender's send before that: no thread blocks, so the model runs
+/// without the loom build's stand-in fence for the wake-up order (which
+/// would order them too, as the `std` build does not).
+#[test]
+fn try_recv_sees_every_send_made_before_disconnection() {
+    model(
+        "try_recv_sees_every_send_made_before_disconnection",
+        3,
+        || {
+            hotq_mpmc::try_only_model();
+            let (tx, rx) = bounded(2);
+            let tx2 = tx.clone();
+            let s = thread::spawn(move || {
+                tx2.try_send(2).unwrap();
+            });
+            let r = thread::spawn(move || {
+                let mut got = Vec::new();
+                let mut spin = hotq_loom_tests::Spin::new();
+                loop {
+                    match rx.try_recv() {
+                        Ok(v) => got.push(v),
+                        Err(TryRecvError::Empty) => spin.wait(),
+                        Err(TryRecvError::Disconnected) => return got,
+                    }
+                }
+            });
+            tx.try_send(1).unwrap();
+            drop(tx);
+            s.join().unwrap();
+            let mut got = r.join().unwrap();
+            got.sort();
+            assert_eq!(
+                got,
+                [1, 2],
+                "an item sent before the last sender left was lost"
+            );
+        },
+    );
+}

@@ -121,7 +121,8 @@ impl<T> Shared<T> {
     /// both sides (those of the side that left are gone, so waking both is
     /// waking the other).
     fn disconnect(&self) {
-        // Release pairs with the Acquire load in `Receiver::try_recv`: the
+        // Release pairs with the fence(SeqCst) of the pop that follows the
+        // flag's load in `Receiver::try_recv` (see there): the
         // last sender's pushes (and, through the `senders` count's AcqRel,
         // every other sender's) are visible to the receiver that sees the
         // flag, so it drains them before it reports `Disconnected`.

@@ -65,10 +65,16 @@ impl<T> Receiver<T> {
     #[cold]
     fn empty_or_disconnected(&self) -> Result<T, TryRecvError> {
         let shared = &*self.shared;
-        // Acquire pairs with the Release store in `Shared::disconnect`: once
-        // the flag is seen, every send made before the last sender left is
-        // visible, so the pop below finds any item the first one missed.
-        if !shared.disconnected.load(Ordering::Acquire) {
+        // Relaxed, and still ordered: once the flag is seen, every send made
+        // before the last sender left must be visible to the pop below, so
+        // that it finds any item the first one missed. The pop orders it:
+        // before it decides "empty" it runs a `fence(SeqCst)` (in
+        // `Queue::pop`), which acquires for this load, pairing with the
+        // Release store in `Shared::disconnect`; its `tail` load after the
+        // fence then sees every sender's claim, and it waits for the item.
+        // (Weakening the Release there, or the senders' AcqRel count, fails
+        // loom's `try_recv_sees_every_send_made_before_disconnection`.)
+        if !shared.disconnected.load(Ordering::Relaxed) {
             return Err(TryRecvError::Empty);
         }
         self.pop_cold().ok_or(TryRecvError::Disconnected)
