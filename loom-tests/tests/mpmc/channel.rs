@@ -238,3 +238,27 @@ fn try_recv_sees_every_send_made_before_disconnection() {
         },
     );
 }
+
+/// A `try_send` racing the last receiver's drop: once both are done (the
+/// sender still alive), the item has been dropped exactly once — by the
+/// drain, by the sender itself when the drain missed it, or with the error
+/// that gave it back — never left inside the channel.
+#[test]
+fn send_racing_the_last_receiver_drop_leaves_nothing_inside() {
+    model(
+        "send_racing_the_last_receiver_drop_leaves_nothing_inside",
+        3,
+        || {
+            let log = hotq_loom_tests::DropLog::new(2);
+            let (tx, rx) = bounded(1);
+            tx.try_send(log.item(0)).unwrap();
+            let r = thread::spawn(move || drop(rx));
+            // Full (item 0 still there) or sent (the drain took item 0) or
+            // disconnected: whichever, item 1 is gone once both are done.
+            let _ = tx.try_send(log.item(1));
+            r.join().unwrap();
+            log.assert_each_dropped_once();
+            drop(tx);
+        },
+    );
+}

@@ -128,9 +128,10 @@ impl<T> Shared<T> {
         // flag, so it drains them before it reports `Disconnected`.
         self.disconnected.store(true, Ordering::Release);
         // Both lists take their lock: a waiter registered after this sees
-        // the flag on its re-try.
-        self.send_waiters.notify_all();
-        self.recv_waiters.notify_all();
+        // the flag on its re-try. `CLOSED` in the receivers' list tells a
+        // send that races the last receiver's drain (see `waiters.rs`).
+        self.send_waiters.close();
+        self.recv_waiters.close();
     }
 }
 

@@ -55,7 +55,7 @@ impl<T> Receiver<T> {
             Some(v) => {
                 // After the claim (pop's SeqCst CAS on `head`): see
                 // `waiters.rs` for the store→load order.
-                shared.send_waiters.notify_one();
+                let _ = shared.send_waiters.notify_one();
                 Ok(v)
             }
             None => self.empty_or_disconnected(),
@@ -86,7 +86,8 @@ impl<T> Receiver<T> {
     #[inline(never)]
     fn pop_cold(&self) -> Option<T> {
         let v = self.shared.queue.pop()?;
-        self.shared.send_waiters.notify_one();
+        // (`CLOSED` here would say the senders are gone: nothing to do.)
+        let _ = self.shared.send_waiters.notify_one();
         Some(v)
     }
 
@@ -324,8 +325,9 @@ impl<T> Drop for Receiver<T> {
         if self.shared.receivers.fetch_sub(1, Ordering::Relaxed) == 1 {
             self.shared.disconnect();
             // Every item still inside is dropped now, not when the last
-            // sender goes. (A send racing this drop may still get its item
-            // in after the drain: that one is dropped with the channel.)
+            // sender goes. A send racing this drop whose item the drain
+            // misses sees `CLOSED` after its claim and drops what is left
+            // itself (the order is in `waiters.rs`): nothing stays inside.
             while let Some(item) = self.pop_cold() {
                 drop(item);
             }

@@ -2,6 +2,7 @@
 //! parking and the clock, from `std` or from loom (`cfg(loom)`), so the
 //! waiting code reads the same in both builds.
 
+pub(crate) use crate::sync::AtomicUsize;
 pub(crate) use core::sync::atomic::Ordering;
 pub(crate) use std::time::Instant;
 
@@ -32,7 +33,7 @@ pub(crate) use loom::thread::{Thread, current};
 /// the try path.
 #[cfg(not(loom))]
 #[inline(always)]
-pub(crate) fn load_after_claim(flag: &AtomicBool) -> bool {
+pub(crate) fn load_after_claim(flag: &AtomicUsize) -> usize {
     // SeqCst: in S after the claim (see above); pairs with the fence in
     // `Queue::push_or_else`/`pop` that follows the waiter's flag store.
     flag.load(Ordering::SeqCst)
@@ -46,7 +47,7 @@ pub(crate) fn load_after_claim(flag: &AtomicBool) -> bool {
 /// a model that never waits (only `try_*` calls, so no wake-up to lose)
 /// turns it off with [`try_only_model`] and checks the rest unaided.
 #[cfg(loom)]
-pub(crate) fn load_after_claim(flag: &AtomicBool) -> bool {
+pub(crate) fn load_after_claim(flag: &AtomicUsize) -> usize {
     if !TRY_ONLY.with(core::cell::Cell::get) {
         // SeqCst fence: stands in for the SeqCst claim→load order of the
         // std build (above); pairs with the fence in
