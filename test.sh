@@ -73,6 +73,14 @@ clippy_check() {
 }
 step "cargo clippy (workspace and fuzz/)" clippy_check
 step "cargo test (unit, integration, doc)" cargo test --workspace --locked
+# hotq-mpmc's optional `stream` feature (futures_core::Stream for a
+# channel's receiver), which no workspace member enables: its lints and
+# its doc tests (a few seconds).
+mpmc_stream() {
+    cargo clippy -p hotq-mpmc --all-features --all-targets --locked -- -D warnings &&
+        cargo test --locked -p hotq-mpmc --all-features --doc
+}
+step "hotq-mpmc with the stream feature" mpmc_stream
 # The API docs as users read them: a broken intra-doc link or a bad code
 # block fails here (cargo test checks the examples, not the links).
 step "cargo doc (warnings are errors)" env RUSTDOCFLAGS="-D warnings" \
@@ -267,6 +275,10 @@ step "loom models" env RUSTFLAGS="--cfg loom" RUSTDOCFLAGS="--cfg loom" \
 MIRI_SUBSET=(
     "-p hotq-spsc --lib --test drops --test edge --test linearizability --test waiting"
     "-p hotq-mpmc --lib --test linearizability"
+    # hotq-mpmc's channels: the real-thread tests (blocking, timed and async
+    # calls, disconnection, drops; 138 s of miri time at a load average of
+    # about 20) and the channel's linearizability histories.
+    "-p hotq-mpmc --test channel --test channel_linearizability"
     "-p hotq-disruptor --lib --test drops --test panic --test dropped_stages --test linearizability"
 )
 MIRI_FULL=(
@@ -297,6 +309,8 @@ MIRI_CONCURRENT=(
 MIRI_CONCURRENT_FULL=(
     "-p hotq-spsc --test linearizability --test stress --test io --test waiting"
     "-p hotq-mpmc --lib --test linearizability"
+    # hotq-mpmc's channels under 8 schedules (about 8 × 140 s: full run only).
+    "-p hotq-mpmc --test channel --test channel_linearizability"
     # hotq-mpmc's stress and wrap files at the small capacities, where full
     # and empty race. Their capacity-1024 cases, the long drains and the
     # single-threaded len checks run in the first pass only: they are most
@@ -317,14 +331,18 @@ MIRI_CONCURRENT_FULL=(
 # (17 s here; a Relaxed single-producer cursor store makes TSan report the
 # event slot's data race).
 TSAN_DISRUPTOR="-p hotq-disruptor --test stress --test topology --test blocking --test shutdown --test panic --test poller --test dropped_stages --test drops --test linearizability"
+TSAN_CHANNELS="-p hotq-mpmc --test channel --test channel_linearizability"
 TSAN_SUBSET=(
     "-p hotq-spsc --test stress"
     "-p hotq-mpmc --test stress -- --skip 16x16 --skip 16_"
+    # hotq-mpmc's channels: parking, wakers, the waiters' mutex, disconnection.
+    "$TSAN_CHANNELS"
     "$TSAN_DISRUPTOR"
 )
 TSAN_FULL=(
     "-p hotq-spsc --test stress"
     "-p hotq-mpmc --test stress"
+    "$TSAN_CHANNELS"
     "$TSAN_DISRUPTOR"
 )
 # Seconds per fuzz target in ./test.sh (fuzz/run.sh defaults to 60).

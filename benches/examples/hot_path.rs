@@ -83,6 +83,7 @@ fn main() {
     };
     contenders::each_channel(&mut run);
     contenders::each_waiting_channel(&mut run);
+    ChannelVisitor::visit::<contenders::HotqMpmcChannelTry>(&mut run);
     if !run.found {
         eprintln!("hot_path: no contender named `{name}`");
         std::process::exit(2);

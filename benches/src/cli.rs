@@ -18,6 +18,8 @@ pub enum Suite {
     Disruptor,
     /// Blocking and async waits (`waiting/`).
     Waiting,
+    /// Channels in their own blocking calls (`channels.rs`).
+    Channels,
     /// All of them.
     All,
 }
@@ -64,8 +66,8 @@ pub const DEFAULT_TIME: Duration = Duration::from_secs(150);
 
 /// The usage text.
 pub const USAGE: &str = "\
-usage: report [--suite spsc|mpmc|disruptor|waiting|all] [--rounds N] [--items N] [--time S]
-              [--quick] [--out DIR] [--readme README.md] [--no-pin]
+usage: report [--suite spsc|mpmc|disruptor|waiting|channels|all] [--rounds N] [--items N]
+              [--time S] [--quick] [--out DIR] [--readme README.md] [--no-pin]
        report --compare A/report.json B/report.json
 
   --suite    which workloads (default all)
@@ -106,6 +108,7 @@ impl Options {
                         "mpmc" => Suite::Mpmc,
                         "disruptor" => Suite::Disruptor,
                         "waiting" => Suite::Waiting,
+                        "channels" => Suite::Channels,
                         "all" => Suite::All,
                         s => return Err(format!("unknown suite `{s}`")),
                     }

@@ -10,6 +10,7 @@
 //! - [`report`]: Markdown, JSON and SVG.
 
 pub mod channel;
+pub mod channels;
 pub mod cli;
 pub mod contenders;
 pub mod load;

@@ -69,6 +69,7 @@ pub fn params(o: &Options) -> Vec<(String, String)> {
             ),
         ),
         crate::waiting::params(o),
+        crate::channels::params(o),
     ]
 }
 
@@ -86,6 +87,9 @@ pub fn run(o: &Options) -> Vec<Workload> {
     }
     if o.runs(Suite::Waiting) {
         crate::waiting::suite(o, &mut out);
+    }
+    if o.runs(Suite::Channels) {
+        crate::channels::suite(o, &mut out);
     }
     out
 }

@@ -221,3 +221,6 @@ pub use channel::{
     Receiver, RecvError, RecvTimeoutError, SendError, SendTimeoutError, Sender, TryRecvError,
     TrySendError, bounded, try_bounded,
 };
+#[cfg(all(loom, feature = "std"))]
+#[doc(hidden)]
+pub use sync::blocking::try_only_model;

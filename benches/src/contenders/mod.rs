@@ -3,6 +3,7 @@
 //! ends can be cloned).
 
 mod array_queue;
+mod async_channel;
 mod concurrent_queue;
 mod condvar_queue;
 mod crossbeam_channel;
@@ -10,12 +11,14 @@ mod flume;
 mod hotq_mpmc;
 mod hotq_mpmc_channel;
 mod hotq_spsc;
+mod kanal;
 mod mutex_deque;
 mod ringbuf;
 mod rtrb;
 mod sync_channel;
 
 pub use array_queue::ArrayQueue;
+pub use async_channel::AsyncChannel;
 pub use concurrent_queue::ConcurrentQueueBounded;
 pub use condvar_queue::CondvarQueue;
 pub use crossbeam_channel::CrossbeamChannel;
@@ -23,6 +26,7 @@ pub use flume::Flume;
 pub use hotq_mpmc::HotqMpmc;
 pub use hotq_mpmc_channel::{HotqMpmcChannel, HotqMpmcChannelTry};
 pub use hotq_spsc::HotqSpsc;
+pub use kanal::Kanal;
 pub use mutex_deque::MutexDeque;
 pub use ringbuf::Ringbuf;
 pub use rtrb::Rtrb;
@@ -68,10 +72,14 @@ pub fn each_shared(v: &mut impl SharedVisitor) {
     v.visit::<CondvarQueue>();
 }
 
-/// The channels that wait in their own blocking calls, and our channel's
-/// try path (the `channels` suite and `examples/hot_path`; not in the
-/// queue suites, which drive every contender through one spin-and-yield).
+/// The channels that wait in their own blocking calls (the `channels`
+/// suite; not in the queue suites, which drive every contender through one
+/// spin-and-yield), ours first.
 pub fn each_waiting_channel(v: &mut impl SharedVisitor) {
     v.visit::<HotqMpmcChannel>();
-    v.visit::<HotqMpmcChannelTry>();
+    v.visit::<CrossbeamChannel>();
+    v.visit::<Flume>();
+    v.visit::<Kanal>();
+    v.visit::<AsyncChannel>();
+    v.visit::<CondvarQueue>();
 }

@@ -194,3 +194,71 @@ fn send_timeout_races_a_recv() {
         assert_eq!(got, want);
     });
 }
+
+/// Two senders each send one item and leave while the receiver polls with
+/// `try_recv` only (no lock taken anywhere on its side): once it sees
+/// `Disconnected` it has received both items. Only the `disconnected`
+/// flag's Release/Acquire and the senders' count (AcqRel) order the
+/// other sender's send before that: no thread blocks, so the model runs
+/// without the loom build's stand-in fence for the wake-up order (which
+/// would order them too, as the `std` build does not).
+#[test]
+fn try_recv_sees_every_send_made_before_disconnection() {
+    model(
+        "try_recv_sees_every_send_made_before_disconnection",
+        3,
+        || {
+            hotq_mpmc::try_only_model();
+            let (tx, rx) = bounded(2);
+            let tx2 = tx.clone();
+            let s = thread::spawn(move || {
+                tx2.try_send(2).unwrap();
+            });
+            let r = thread::spawn(move || {
+                let mut got = Vec::new();
+                let mut spin = hotq_loom_tests::Spin::new();
+                loop {
+                    match rx.try_recv() {
+                        Ok(v) => got.push(v),
+                        Err(TryRecvError::Empty) => spin.wait(),
+                        Err(TryRecvError::Disconnected) => return got,
+                    }
+                }
+            });
+            tx.try_send(1).unwrap();
+            drop(tx);
+            s.join().unwrap();
+            let mut got = r.join().unwrap();
+            got.sort();
+            assert_eq!(
+                got,
+                [1, 2],
+                "an item sent before the last sender left was lost"
+            );
+        },
+    );
+}
+
+/// A `try_send` racing the last receiver's drop: once both are done (the
+/// sender still alive), the item has been dropped exactly once — by the
+/// drain, by the sender itself when the drain missed it, or with the error
+/// that gave it back — never left inside the channel.
+#[test]
+fn send_racing_the_last_receiver_drop_leaves_nothing_inside() {
+    model(
+        "send_racing_the_last_receiver_drop_leaves_nothing_inside",
+        3,
+        || {
+            let log = hotq_loom_tests::DropLog::new(2);
+            let (tx, rx) = bounded(1);
+            tx.try_send(log.item(0)).unwrap();
+            let r = thread::spawn(move || drop(rx));
+            // Full (item 0 still there) or sent (the drain took item 0) or
+            // disconnected: whichever, item 1 is gone once both are done.
+            let _ = tx.try_send(log.item(1));
+            r.join().unwrap();
+            log.assert_each_dropped_once();
+            drop(tx);
+        },
+    );
+}

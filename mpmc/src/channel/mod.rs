@@ -121,15 +121,17 @@ impl<T> Shared<T> {
     /// both sides (those of the side that left are gone, so waking both is
     /// waking the other).
     fn disconnect(&self) {
-        // Release pairs with the Acquire load in `Receiver::try_recv`: the
+        // Release pairs with the fence(SeqCst) of the pop that follows the
+        // flag's load in `Receiver::try_recv` (see there): the
         // last sender's pushes (and, through the `senders` count's AcqRel,
         // every other sender's) are visible to the receiver that sees the
         // flag, so it drains them before it reports `Disconnected`.
         self.disconnected.store(true, Ordering::Release);
         // Both lists take their lock: a waiter registered after this sees
-        // the flag on its re-try.
-        self.send_waiters.notify_all();
-        self.recv_waiters.notify_all();
+        // the flag on its re-try. `CLOSED` in the receivers' list tells a
+        // send that races the last receiver's drain (see `waiters.rs`).
+        self.send_waiters.close();
+        self.recv_waiters.close();
     }
 }
 

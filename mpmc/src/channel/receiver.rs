@@ -55,7 +55,7 @@ impl<T> Receiver<T> {
             Some(v) => {
                 // After the claim (pop's SeqCst CAS on `head`): see
                 // `waiters.rs` for the store→load order.
-                shared.send_waiters.notify_one();
+                let _ = shared.send_waiters.notify_one();
                 Ok(v)
             }
             None => self.empty_or_disconnected(),
@@ -65,10 +65,16 @@ impl<T> Receiver<T> {
     #[cold]
     fn empty_or_disconnected(&self) -> Result<T, TryRecvError> {
         let shared = &*self.shared;
-        // Acquire pairs with the Release store in `Shared::disconnect`: once
-        // the flag is seen, every send made before the last sender left is
-        // visible, so the pop below finds any item the first one missed.
-        if !shared.disconnected.load(Ordering::Acquire) {
+        // Relaxed, and still ordered: once the flag is seen, every send made
+        // before the last sender left must be visible to the pop below, so
+        // that it finds any item the first one missed. The pop orders it:
+        // before it decides "empty" it runs a `fence(SeqCst)` (in
+        // `Queue::pop`), which acquires for this load, pairing with the
+        // Release store in `Shared::disconnect`; its `tail` load after the
+        // fence then sees every sender's claim, and it waits for the item.
+        // (Weakening the Release there, or the senders' AcqRel count, fails
+        // loom's `try_recv_sees_every_send_made_before_disconnection`.)
+        if !shared.disconnected.load(Ordering::Relaxed) {
             return Err(TryRecvError::Empty);
         }
         self.pop_cold().ok_or(TryRecvError::Disconnected)
@@ -80,7 +86,8 @@ impl<T> Receiver<T> {
     #[inline(never)]
     fn pop_cold(&self) -> Option<T> {
         let v = self.shared.queue.pop()?;
-        self.shared.send_waiters.notify_one();
+        // (`CLOSED` here would say the senders are gone: nothing to do.)
+        let _ = self.shared.send_waiters.notify_one();
         Some(v)
     }
 
@@ -318,8 +325,9 @@ impl<T> Drop for Receiver<T> {
         if self.shared.receivers.fetch_sub(1, Ordering::Relaxed) == 1 {
             self.shared.disconnect();
             // Every item still inside is dropped now, not when the last
-            // sender goes. (A send racing this drop may still get its item
-            // in after the drain: that one is dropped with the channel.)
+            // sender goes. A send racing this drop whose item the drain
+            // misses sees `CLOSED` after its claim and drops what is left
+            // itself (the order is in `waiters.rs`): nothing stays inside.
             while let Some(item) = self.pop_cold() {
                 drop(item);
             }

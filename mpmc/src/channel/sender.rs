@@ -55,10 +55,24 @@ impl<T> Sender<T> {
             Ok(()) => {
                 // After the claim (push's SeqCst CAS on `tail`): see
                 // `waiters.rs` for the store→load order.
-                shared.recv_waiters.notify_one();
+                if shared.recv_waiters.notify_one() {
+                    self.discard();
+                }
                 Ok(())
             }
             Err(value) => Err(TrySendError::Full(value)),
+        }
+    }
+
+    /// The last receiver left while this send was under way, and its
+    /// drain may have missed the item: drop what is left, as the drain
+    /// would have. (The send counts as made just before the disconnection,
+    /// its item among those the drain dropped.)
+    #[cold]
+    #[inline(never)]
+    fn discard(&self) {
+        while let Some(item) = self.shared.queue.pop() {
+            drop(item);
         }
     }
 

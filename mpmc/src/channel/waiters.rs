@@ -3,17 +3,17 @@
 //!
 //! # The wake-up protocol
 //!
-//! A waiter puts itself on the list, stores `is_empty = false`, then tries
-//! its operation once more; only if that fails does it sleep. The working
-//! side does its operation, then loads `is_empty` ([`load_after_claim`]),
-//! and takes the lock only when someone waits. The store→load order this
-//! relies on is the classic one of two flags, here the queue's position and
-//! `is_empty`:
+//! A waiter puts itself on the list, sets [`WAITING`] in `flags`, then
+//! tries its operation once more; only if that fails does it sleep. The
+//! working side does its operation, then loads `flags`
+//! ([`load_after_claim`]), and takes the lock only when someone waits. The
+//! store→load order this relies on is the classic one of two flags, here
+//! the queue's position and `flags`:
 //!
-//! - sleeping side: store `is_empty = false` → `fence(SeqCst)` (in
+//! - sleeping side: store `WAITING` → `fence(SeqCst)` (in
 //!   `Queue::pop`/`push`'s failure path, before it decides "empty"/"full")
 //!   → load `tail`/`head`;
-//! - working side: claim CAS on `tail`/`head` (`SeqCst`) → load `is_empty`
+//! - working side: claim CAS on `tail`/`head` (`SeqCst`) → load `flags`
 //!   (`SeqCst`).
 //!
 //! In the total order of `SeqCst` operations either the load comes after
@@ -21,6 +21,13 @@
 //! the re-try sees the item (or the free slot). So no wake-up is lost, and
 //! with nobody waiting the working side pays one load of a line that
 //! nobody writes: no lock, no allocation, no system call, no fence.
+//!
+//! The same word carries [`CLOSED`], set when the other side's last handle
+//! goes, and the same order makes the last receiver's drain safe against a
+//! racing send: the drain's `CLOSED` store comes before its pops' fences,
+//! and a send loads `flags` after its claim, so either the drain sees the
+//! sent item (and drops it), or the sender sees `CLOSED` (and drops what is
+//! left itself).
 //!
 //! A notification removes one waiter from the list (oldest first, so eight
 //! blocked senders all make progress) and wakes it; the woken waiter always
@@ -33,9 +40,15 @@
 use alloc::collections::VecDeque;
 use core::task::Waker;
 
+use crate::sync::AtomicUsize;
 use crate::sync::blocking::{
     self, Arc, AtomicBool, Instant, Mutex, Ordering, SpinFirst, Thread, load_after_claim,
 };
+
+/// In `Waiters::flags`: someone is on the list.
+pub(crate) const WAITING: usize = 1;
+/// In `Waiters::flags`: the other side's last handle is gone.
+pub(crate) const CLOSED: usize = 2;
 
 /// One blocked thread or task.
 pub(crate) struct Waiter {
@@ -90,18 +103,19 @@ impl Waiter {
 /// The waiters of one side of a channel (its blocked senders, or its
 /// blocked receivers).
 pub(crate) struct Waiters {
-    /// Whether `list` is empty: written under the lock, read without it by
-    /// every operation of the other side. Its `false` store needs no
-    /// ordering of its own: the `fence(SeqCst)` of the re-try that follows
-    /// it carries it (see the module docs).
-    is_empty: AtomicBool,
+    /// [`WAITING`] while `list` is not empty, [`CLOSED`] once the other
+    /// side is gone: written only under the lock, read without it by every
+    /// operation of the other side. Its stores need no ordering of their
+    /// own: the `fence(SeqCst)` of the re-try (or drain) that follows them
+    /// carries them (see the module docs).
+    flags: AtomicUsize,
     list: Mutex<VecDeque<Arc<Waiter>>>,
 }
 
 impl Waiters {
     pub(crate) fn new() -> Self {
         Waiters {
-            is_empty: AtomicBool::new(true),
+            flags: AtomicUsize::new(0),
             list: Mutex::new(VecDeque::new()),
         }
     }
@@ -117,7 +131,7 @@ impl Waiters {
     pub(crate) fn register(&self, waiter: &Arc<Waiter>) {
         let mut list = self.lock();
         list.push_back(Arc::clone(waiter));
-        self.is_empty.store(false, Ordering::Relaxed);
+        self.set_waiting(!list.is_empty());
     }
 
     /// Takes `waiter` off the list. Returns `false` when a notifier had
@@ -128,7 +142,7 @@ impl Waiters {
             return false;
         };
         list.remove(at);
-        self.is_empty.store(list.is_empty(), Ordering::Relaxed);
+        self.set_waiting(!list.is_empty());
         true
     }
 
@@ -140,13 +154,27 @@ impl Waiters {
         }
     }
 
+    /// Only under the lock (the flags' one writer at a time).
+    fn set_waiting(&self, waiting: bool) {
+        let flags = self.flags.load(Ordering::Relaxed);
+        let flags = if waiting {
+            flags | WAITING
+        } else {
+            flags & !WAITING
+        };
+        self.flags.store(flags, Ordering::Relaxed);
+    }
+
     /// Wakes the oldest waiter, if any: called by every operation of the
-    /// other side, right after its claim.
+    /// other side, right after its claim. Returns whether the other side
+    /// is gone ([`CLOSED`]), in the same load.
     #[inline(always)]
-    pub(crate) fn notify_one(&self) {
-        if !load_after_claim(&self.is_empty) {
+    pub(crate) fn notify_one(&self) -> bool {
+        let flags = load_after_claim(&self.flags);
+        if flags & WAITING != 0 {
             self.notify_one_waiting();
         }
+        flags & CLOSED != 0
     }
 
     #[cold]
@@ -155,7 +183,7 @@ impl Waiters {
         let waiter = {
             let mut list = self.lock();
             let waiter = list.pop_front();
-            self.is_empty.store(list.is_empty(), Ordering::Relaxed);
+            self.set_waiting(!list.is_empty());
             if let Some(w) = &waiter {
                 // Under the lock: the waiter's `unregister` then sees both
                 // its absence and the flag.
@@ -168,12 +196,13 @@ impl Waiters {
         }
     }
 
-    /// Wakes every waiter (a disconnection). Always takes the lock, so a
-    /// waiter that registers after this has run sees what preceded it.
-    pub(crate) fn notify_all(&self) {
+    /// Sets [`CLOSED`] and wakes every waiter (a disconnection). Always
+    /// takes the lock, so a waiter that registers after this has run sees
+    /// what preceded it.
+    pub(crate) fn close(&self) {
         let waiters: VecDeque<_> = {
             let mut list = self.lock();
-            self.is_empty.store(true, Ordering::Relaxed);
+            self.flags.store(CLOSED, Ordering::Relaxed);
             let all = core::mem::take(&mut *list);
             for w in &all {
                 w.notified.store(true, Ordering::Relaxed);

@@ -2,6 +2,7 @@
 //! parking and the clock, from `std` or from loom (`cfg(loom)`), so the
 //! waiting code reads the same in both builds.
 
+pub(crate) use crate::sync::AtomicUsize;
 pub(crate) use core::sync::atomic::Ordering;
 pub(crate) use std::time::Instant;
 
@@ -32,7 +33,7 @@ pub(crate) use loom::thread::{Thread, current};
 /// the try path.
 #[cfg(not(loom))]
 #[inline(always)]
-pub(crate) fn load_after_claim(flag: &AtomicBool) -> bool {
+pub(crate) fn load_after_claim(flag: &AtomicUsize) -> usize {
     // SeqCst: in S after the claim (see above); pairs with the fence in
     // `Queue::push_or_else`/`pop` that follows the waiter's flag store.
     flag.load(Ordering::SeqCst)
@@ -40,14 +41,33 @@ pub(crate) fn load_after_claim(flag: &AtomicBool) -> bool {
 
 /// Loom models a `SeqCst` *access* as `AcqRel` (only `fence(SeqCst)` joins
 /// its total order), so it cannot see the order the `std` build relies on;
-/// a fence stands in for it, making the loom build at least as weak as the
-/// C++ model allows and no weaker.
+/// a fence stands in for it. The fence orders more than the std build's
+/// load does (this thread's earlier stores before its later ones, for any
+/// thread that fences too), which could hide a missing Release elsewhere:
+/// a model that never waits (only `try_*` calls, so no wake-up to lose)
+/// turns it off with [`try_only_model`] and checks the rest unaided.
 #[cfg(loom)]
-pub(crate) fn load_after_claim(flag: &AtomicBool) -> bool {
-    // SeqCst fence: stands in for the SeqCst claim→load order of the std
-    // build (above); pairs with the fence in `Queue::push_or_else`/`pop`.
-    loom::sync::atomic::fence(Ordering::SeqCst);
+pub(crate) fn load_after_claim(flag: &AtomicUsize) -> usize {
+    if !TRY_ONLY.with(core::cell::Cell::get) {
+        // SeqCst fence: stands in for the SeqCst claim→load order of the
+        // std build (above); pairs with the fence in
+        // `Queue::push_or_else`/`pop`.
+        loom::sync::atomic::fence(Ordering::SeqCst);
+    }
     flag.load(Ordering::Relaxed)
+}
+
+#[cfg(loom)]
+std::thread_local! {
+    static TRY_ONLY: core::cell::Cell<bool> = const { core::cell::Cell::new(false) };
+}
+
+/// Under loom: drops the stand-in fence of `load_after_claim` for the rest
+/// of this test (loom runs a model's threads on the test's own thread), for
+/// models whose threads never block. Not part of the API.
+#[cfg(loom)]
+pub fn try_only_model() {
+    TRY_ONLY.with(|t| t.set(true));
 }
 
 /// Parks the current thread until unparked, or (with a deadline) until the

@@ -1,0 +1,73 @@
+//! The `channels` suite: channels that wait in their own blocking calls,
+//! at 1P1C up to 8P8C (oversubscribed on a 2-core machine: that is the
+//! point: whoever sleeps well moves the most), capacities 1024 and 8.
+
+use crate::channel::Shared;
+use crate::cli::Options;
+use crate::contenders::{self, SharedVisitor};
+use crate::rounds::{Entry, Unit, Workload, interleave};
+use crate::workloads::mpmc;
+
+/// Shapes (producers, consumers).
+pub const SHAPES: [(u64, u64); 4] = [(1, 1), (2, 2), (4, 4), (8, 8)];
+/// Capacities: roomy, and small enough that both sides block often.
+pub const CAPACITIES: [usize; 2] = [1024, 8];
+
+/// The suite's line in the report's header.
+pub fn params(o: &Options) -> (String, String) {
+    (
+        "channels (blocking)".to_string(),
+        format!(
+            "up to {} u64 items per round, capacities {CAPACITIES:?}, shapes 1P1C 2P2C 4P4C 8P8C, each channel in its own blocking send/recv",
+            o.items
+        ),
+    )
+}
+
+/// Runs the suite's workloads into `out`.
+pub fn suite(o: &Options, out: &mut Vec<Workload>) {
+    struct Shape {
+        producers: u64,
+        consumers: u64,
+        capacity: usize,
+        entries: Vec<Entry>,
+    }
+    impl SharedVisitor for Shape {
+        fn visit<C: Shared>(&mut self) {
+            let (p, c, cap) = (self.producers, self.consumers, self.capacity);
+            self.entries
+                .push(Entry::new(C::NAME, C::KIND, move |items| {
+                    mpmc::throughput::<C>(p, c, items, cap).into()
+                }));
+        }
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as u64;
+    for capacity in CAPACITIES {
+        for (producers, consumers) in SHAPES {
+            let mut v = Shape {
+                producers,
+                consumers,
+                capacity,
+                entries: Vec::new(),
+            };
+            contenders::each_waiting_channel(&mut v);
+            let threads = producers + consumers;
+            let over = if threads > cores {
+                format!(", {threads} threads on {cores} cores (oversubscribed)")
+            } else {
+                String::new()
+            };
+            let params = format!(
+                "{producers} producers, {consumers} consumers, u64 items, capacity {capacity}{over}; every channel blocks in its own send/recv (mpsc::sync_channel is absent: its receiver cannot be shared)"
+            );
+            out.push(interleave(
+                "channels (blocking)",
+                format!("{producers}P{consumers}C cap {capacity}"),
+                params,
+                Unit::MItemsPerSec,
+                o.plan(o.items),
+                v.entries,
+            ));
+        }
+    }
+}
