@@ -183,8 +183,19 @@ fn quick_report_gives_every_contender_a_figure_and_valid_json() {
         assert!(g["flagged"].is_boolean() && g["busy"].is_boolean() && g["seed"].is_u64());
     }
     for w in workloads {
-        if w["suite"] == "disruptor topologies" {
-            assert!(w["floor"].is_null(), "the disruptor suite has no floor row");
+        // Suites without a floor row (the disruptor topologies, the
+        // waiting and channel suites) record no floor.
+        let has_limit = w["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r["name"] == "limit");
+        if !has_limit {
+            assert!(
+                w["floor"].is_null(),
+                "{}: no floor row, no floor",
+                w["name"]
+            );
             continue;
         }
         let f = &w["floor"];
@@ -216,10 +227,11 @@ fn quick_report_gives_every_contender_a_figure_and_valid_json() {
                 .is_some_and(|x| x == "svg")
         })
         .count();
+    let latencies = workloads.iter().filter(|w| w["unit"] == "ns").count();
     assert_eq!(
         svgs,
-        workloads.len() + 2,
-        "one plot per workload, the round trips' percentiles and the goals"
+        workloads.len() + latencies + 1,
+        "one plot per workload, one of percentiles per latency workload, and the goals"
     );
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert!(md.contains("median ratio [95 % interval]") && md.contains("floor per round"));
