@@ -752,7 +752,10 @@ impl<E: Send + Sync + 'static> Builder<E> {
             return Err(error);
         }
         let size = self.size;
-        if !size.is_power_of_two() || size > 1 << 62 {
+        // Sequences are `i64`: a ring past 2^62 slots could not hold two
+        // laps of them. The bound is taken in `u64`, so it compiles (and
+        // never bites) where `usize` is 32 bits.
+        if !size.is_power_of_two() || size as u64 > 1 << 62 {
             return Err(BuildError::SizeNotPowerOfTwo { size });
         }
         if self.stages.iter().all(|s| s.consumers.is_empty()) {

@@ -78,7 +78,7 @@ pub fn bounded<T>(capacity: usize) -> (Sender<T>, Receiver<T>) {
 /// let (tx, rx) = hotq_mpmc::try_bounded::<u32>(3)?;
 /// assert_eq!((tx.capacity(), rx.capacity()), (3, 3));
 /// assert_eq!(hotq_mpmc::try_bounded::<u32>(0).unwrap_err(), CapacityError::Zero);
-/// assert_eq!(hotq_mpmc::try_bounded::<u32>(1 << 62).unwrap_err(), CapacityError::TooLarge);
+/// assert_eq!(hotq_mpmc::try_bounded::<u32>(usize::MAX / 4).unwrap_err(), CapacityError::TooLarge);
 /// # Ok::<(), CapacityError>(())
 /// ```
 pub fn try_bounded<T>(capacity: usize) -> Result<(Sender<T>, Receiver<T>), CapacityError> {
