@@ -244,26 +244,30 @@ fn blocking_park_unpark_never_loses_a_wake_up() {
 /// wake the handler).
 #[test]
 fn timeout_blocking_park_unpark_never_loses_a_wake_up() {
-    model("timeout_blocking_park_unpark_never_loses_a_wake_up", 3, || {
-        let log = Log::default();
-        let l = log.clone();
-        let acked = Arc::new(loom::sync::Notify::new());
-        let ack = acked.clone();
-        let mut producer = Disruptor::builder(2, || 0u64)
-            .wait_strategy(TimeoutBlocking::new(std::time::Duration::from_secs(3600)))
-            .handle_events_with(move |e: &u64, seq, _| {
-                l.record(seq, *e);
-                ack.notify();
-            })
-            .build_single_producer()
-            .unwrap();
-        for i in 0..2 {
-            producer.publish(|e| *e = value(0, i)).unwrap();
-            acked.wait();
-        }
-        producer.shutdown().unwrap();
-        assert_eq!(log.take(), [(0, value(0, 0)), (1, value(0, 1))]);
-    });
+    model(
+        "timeout_blocking_park_unpark_never_loses_a_wake_up",
+        3,
+        || {
+            let log = Log::default();
+            let l = log.clone();
+            let acked = Arc::new(loom::sync::Notify::new());
+            let ack = acked.clone();
+            let mut producer = Disruptor::builder(2, || 0u64)
+                .wait_strategy(TimeoutBlocking::new(std::time::Duration::from_secs(3600)))
+                .handle_events_with(move |e: &u64, seq, _| {
+                    l.record(seq, *e);
+                    ack.notify();
+                })
+                .build_single_producer()
+                .unwrap();
+            for i in 0..2 {
+                producer.publish(|e| *e = value(0, i)).unwrap();
+                acked.wait();
+            }
+            producer.shutdown().unwrap();
+            assert_eq!(log.take(), [(0, value(0, 0)), (1, value(0, 1))]);
+        },
+    );
 }
 
 /// `Blocking` between stages: stage 2 parks waiting on stage 1's progress,
