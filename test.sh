@@ -293,7 +293,9 @@ MIRI_FULL=(
     "-p hotq-mpmc"
     "-p hotq-testkit"
     # + doc tests (20 s), blocking (10 s), claim (36 s), model (94 s), poller
-    # (9 s), send_sync, shutdown (8 s), stress (219 s), topology (51 s).
+    # (9 s), send_sync, shutdown (8 s), stress (219 s), topology (51 s);
+    # graph, drop_never_hangs, publish_timeout, state, ported_disruptor_rs:
+    # 11 min wall together at a load average of 19 (graph most of it).
     # Skipped: the doc test of SingleProducer::shutdown_timeout, whose
     # handler is still asleep on its detached thread (as documented) when
     # the example returns, which miri reports as the main thread ending
@@ -327,15 +329,22 @@ MIRI_CONCURRENT_FULL=(
     # blocking 110 s, topology 463 s; stress 558 s). The stress runs of 16
     # producers and of the ring of 1024 (150 s a seed) run in the first
     # pass only.
-    "-p hotq-disruptor --lib --test drops --test panic --test shutdown --test poller --test blocking --test topology --test dropped_stages --test linearizability"
+    # drop_never_hangs, publish_timeout, state, ported_disruptor_rs: the
+    # drop that closes the stream, timed claims, state made on the thread
+    # (their first pass, one seed: under 2 min wall together at a load
+    # average of 19). graph (five handler threads, about 9 min of that
+    # first pass) runs in the first pass only.
+    "-p hotq-disruptor --lib --test drops --test panic --test shutdown --test poller --test blocking --test topology --test dropped_stages --test linearizability --test drop_never_hangs --test publish_timeout --test state --test ported_disruptor_rs"
     "-p hotq-disruptor --test stress -- --skip sixteen --skip 1024"
 )
 # ThreadSanitizer: the stress tests (the subset leaves out the 16-thread
 # cases: 16 threads on 2 cores under TSan take minutes each).
 # hotq-disruptor: every test file that runs processors on real threads
 # (17 s here; a Relaxed single-producer cursor store makes TSan report the
-# event slot's data race).
-TSAN_DISRUPTOR="-p hotq-disruptor --test stress --test topology --test blocking --test shutdown --test panic --test poller --test dropped_stages --test drops --test linearizability"
+# event slot's data race). graph, drop_never_hangs, publish_timeout, state
+# and ported_disruptor_rs add 21 s of test time (graph 18 s: five handler
+# threads on rings of 1 to 1024), measured at a load average of 20.
+TSAN_DISRUPTOR="-p hotq-disruptor --test stress --test topology --test blocking --test shutdown --test panic --test poller --test dropped_stages --test drops --test linearizability --test graph --test drop_never_hangs --test publish_timeout --test state --test ported_disruptor_rs"
 TSAN_CHANNELS="-p hotq-mpmc --test channel --test channel_linearizability"
 TSAN_SUBSET=(
     "-p hotq-spsc --test stress"

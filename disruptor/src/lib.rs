@@ -155,6 +155,18 @@
 //!   for room. Dropping the last producer closes the stream without waiting
 //!   on any [`EventPoller`]: pollers get what is left, then `Halted`.
 //!
+//! # Real-time safety and progress
+//!
+//! | call | allocates | locks or makes a system call | progress |
+//! |---|---|---|---|
+//! | `try_publish`, `try_batch_publish` | never | never, unless a consumer parks (`Blocking`, `TimeoutBlocking`, `PhasedBackoff`): then the first publish after a park takes the notifier's lock and wakes it (one futex call) | wait-free with one producer; lock-free with several (a CAS that fails only when another producer claimed) |
+//! | `publish`, `batch_publish` | never | as `try_publish` while there is room; on a full ring it spins, yields (`sched_yield`) and after 10 ms naps | blocking on a full ring (until the consumers move or a halt) |
+//! | `publish_timeout`, `batch_publish_timeout` | never | as `publish`, and reads the clock (vDSO) only once the ring is full | blocking for at most the timeout |
+//! | `EventPoller::poll`, `poll_at_most`, `available` | never | as `try_publish` (a poll may wake a parked consumer after it) | wait-free |
+//! | `remaining_capacity`, `is_halted`, `halt` | never | `halt` takes the notifier's lock if someone is parked | wait-free |
+//! | a handler's processor loop | never, per event | only its wait strategy's (none for `BusySpin`, `Yielding` yields, `Sleeping` naps, the parking ones park) | as fast as its dependencies |
+//! | `build_*`, `shutdown`, `shutdown_timeout`, the last producer's drop | yes (the ring, the threads) | yes: spawns, joins, sleeps while draining | `shutdown` waits for the drain; the timeout bounds it; the drop waits only for handlers after no poller |
+//!
 //! # Topologies
 //!
 //! | shape | builder |

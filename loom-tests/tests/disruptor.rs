@@ -409,8 +409,11 @@ fn dropped_poller_releases_its_last_slot() {
 /// event only after both have finished it (each records its progress in a
 /// counter J checks), and J's write to the slot must be ordered after both
 /// reads of it (the slot is a loom `UnsafeCell`, so a write that races a
-/// read is a loom failure). Two events, so the producer wraps onto the slot
-/// that J, the only leaf, must have released. Five threads with the model's.
+/// read is a loom failure). One event: a second, wrapping onto the slot
+/// that J (the only leaf) must release, took the model from 171,674 to
+/// 591,458 executions (230 s on the loaded 2-core machine); the producers'
+/// gating on a leaf across the wrap is the two-stage model's job. Four
+/// threads with the model's.
 #[test]
 fn join_gate_waits_for_both_dependencies() {
     model("join_gate_waits_for_both_dependencies", 1, || {
@@ -438,10 +441,10 @@ fn join_gate_waits_for_both_dependencies() {
             })
             .build_single_producer()
             .unwrap();
-        for i in 0..2 {
+        for i in 0..1 {
             producer.publish(|e| *e = value(0, i)).unwrap();
         }
         producer.shutdown().unwrap();
-        assert_eq!(log.take(), [(0, value(0, 0)), (1, value(0, 1))]);
+        assert_eq!(log.take(), [(0, value(0, 0))]);
     });
 }

@@ -40,6 +40,9 @@ impl Ring for HotqDisruptor {
     const CRATE: Option<&'static str> = Some("hotq-disruptor");
 
     fn build(topology: Topology, size: usize, handlers: Vec<Handler>) -> Vec<Box<dyn Publisher>> {
+        // Stages, not `after(names)`: every topology here is a chain of
+        // stages (the diamond is A and B, then C after both: `then()`), which
+        // the stage DSL says directly; the graph API builds the same gates.
         let mut handlers = handlers.into_iter();
         let mut builder = Disruptor::builder(size, Event::default).wait_strategy(BusySpin);
         for (i, stage) in topology.stages().iter().enumerate() {

@@ -110,10 +110,12 @@ impl Notifier {
         }
     }
 
-    /// Parks until signalled, unless `ready()` already holds. May return
-    /// without `ready()` holding (a signal for another waiter): the caller
-    /// re-checks in its loop.
-    pub(crate) fn park(&self, ready: impl Fn() -> bool) {
+    /// Parks until signalled (or for at most `timeout`, if given), unless
+    /// `ready()` already holds. May return without `ready()` holding (a
+    /// signal for another waiter, a timeout): the caller re-checks in its
+    /// loop. A timed-out waiter's stale announcement costs a signaller one
+    /// needless notify.
+    pub(crate) fn park(&self, ready: impl Fn() -> bool, timeout: Option<std::time::Duration>) {
         let guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
         // A swap, not a store: the same ordering in the C++ model, but loom
         // (0.7.3) reports a lost wake-up with a Relaxed store before the
@@ -124,30 +126,13 @@ impl Notifier {
         // SeqCst: orders the announcement before `ready()`'s loads, against
         // the signaller's fence (module docs).
         fence(Ordering::SeqCst);
-        let guard = if ready() {
-            guard
-        } else {
-            self.condvar.wait(guard).unwrap_or_else(|e| e.into_inner())
-        };
-        drop(guard);
-    }
-
-    /// As [`park`](Self::park), for at most `timeout` (the same protocol:
-    /// a timed-out waiter just re-checks, and its stale announcement costs
-    /// a signaller one needless notify).
-    pub(crate) fn park_timeout(&self, ready: impl Fn() -> bool, timeout: std::time::Duration) {
-        let guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
-        // As in `park`.
-        self.signal_needed.swap(true, Ordering::Relaxed);
-        // SeqCst: as in `park`, against the signaller's fence.
-        fence(Ordering::SeqCst);
-        let guard = if ready() {
-            guard
-        } else {
-            match self.condvar.wait_timeout(guard, timeout) {
+        let guard = match timeout {
+            _ if ready() => guard,
+            None => self.condvar.wait(guard).unwrap_or_else(|e| e.into_inner()),
+            Some(timeout) => match self.condvar.wait_timeout(guard, timeout) {
                 Ok((guard, _)) => guard,
                 Err(e) => e.into_inner().0,
-            }
+            },
         };
         drop(guard);
     }
@@ -187,14 +172,17 @@ mod tests {
                         turn.store(t + 1, Ordering::Release);
                         notifier.signal();
                     } else {
-                        notifier.park(|| {
-                            let t = turn.load(Ordering::Acquire);
-                            // Widen the window between the check and the
-                            // sleep: a protocol that lets the signaller run
-                            // here unseen loses the wake-up.
-                            std::thread::yield_now();
-                            t % 2 == parity || t >= ROUNDS
-                        });
+                        notifier.park(
+                            || {
+                                let t = turn.load(Ordering::Acquire);
+                                // Widen the window between the check and the
+                                // sleep: a protocol that lets the signaller run
+                                // here unseen loses the wake-up.
+                                std::thread::yield_now();
+                                t % 2 == parity || t >= ROUNDS
+                            },
+                            None,
+                        );
                     }
                 }
                 done_tx.send(()).unwrap();
@@ -215,6 +203,6 @@ mod tests {
     #[test]
     fn park_returns_at_once_when_ready() {
         let notifier = Notifier::new();
-        notifier.park(|| true);
+        notifier.park(|| true, None);
     }
 }

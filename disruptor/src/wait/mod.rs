@@ -157,9 +157,10 @@ impl Waiter {
                         backoff.sleep(nap);
                     }
                 }
-                Waiter::Blocking => control
-                    .notifier
-                    .park(|| available() >= sequence || control.is_finished(sequence)),
+                Waiter::Blocking => control.notifier.park(
+                    || available() >= sequence || control.is_finished(sequence),
+                    None,
+                ),
                 Waiter::TimeoutBlocking { timeout } => {
                     let now = Instant::now();
                     let until = *deadline.get_or_insert_with(|| {
@@ -169,9 +170,9 @@ impl Waiter {
                     if now >= until {
                         return Err(Stop::TimedOut);
                     }
-                    control.notifier.park_timeout(
+                    control.notifier.park(
                         || available() >= sequence || control.is_finished(sequence),
-                        until - now,
+                        Some(until - now),
                     );
                 }
                 Waiter::PhasedBackoff {
@@ -183,9 +184,10 @@ impl Waiter {
                     } else if tries - spin_tries < yield_tries {
                         backoff.yield_now();
                     } else {
-                        control
-                            .notifier
-                            .park(|| available() >= sequence || control.is_finished(sequence));
+                        control.notifier.park(
+                            || available() >= sequence || control.is_finished(sequence),
+                            None,
+                        );
                     }
                 }
             }
