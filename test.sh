@@ -84,8 +84,8 @@ step "stress tests (release)" cargo test --locked --release -p hotq-spsc -p hotq
 # hotq-spsc's waiting layer at full size: blocking FIFO of 1M items at
 # capacities 1, 2, 3 and 16, the real-time try side against a parking side
 # both ways, async both ways and mixed (1M items each), a blocked thread's
-# CPU clock over 1 s, timeouts, wake-up latency. About 26 s at a load
-# average of 9 on 2 cores (most of it the capacity-1 and -2 hand-offs).
+# CPU clock over 1 s, timeouts, wake-up latency. 13 s of tests (21 s wall
+# with the up-to-date check) at a load average of 15 on 2 cores.
 step "waiting tests (release)" cargo test --locked --release -p hotq-spsc --test waiting
 # hotq-disruptor's stress (multi-producer rings of 1, 2, 8 and 1024, many
 # threads on 2 cores): its own step, so its time shows apart. About 60 s
