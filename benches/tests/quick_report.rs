@@ -40,6 +40,24 @@ impl RingVisitor for Names {
     }
 }
 
+/// The waiting suite's contenders (its idle-CPU figures may be 0, so that
+/// workload is not checked here).
+#[derive(Default)]
+struct WaitingNames {
+    blocking: Vec<&'static str>,
+    asynchronous: Vec<&'static str>,
+}
+impl ChannelVisitor for WaitingNames {
+    fn visit<C: Channel>(&mut self) {
+        self.blocking.push(C::NAME);
+    }
+}
+impl hotq_benches::waiting::asynchronous::AsyncVisitor for WaitingNames {
+    fn visit<C: hotq_benches::waiting::asynchronous::AsyncChannel>(&mut self) {
+        self.asynchronous.push(C::NAME);
+    }
+}
+
 fn out_dir() -> PathBuf {
     let dir = std::env::temp_dir().join(format!("hotq-quick-report-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -111,7 +129,7 @@ fn quick_report_gives_every_contender_a_figure_and_valid_json() {
             .unwrap_or_else(|| panic!("no workload {suite} / {name_has}"));
         let rows = w["rows"].as_array().unwrap();
         for c in contenders.iter().chain(std::iter::once(&"limit")) {
-            if *c == "limit" && suite == "disruptor topologies" {
+            if *c == "limit" && (suite == "disruptor topologies" || suite == "waiting") {
                 continue;
             }
             let row = rows
@@ -144,6 +162,20 @@ fn quick_report_gives_every_contender_a_figure_and_valid_json() {
     }
     for t in Topology::ALL {
         expect("disruptor topologies", t.name(), &names.rings);
+    }
+    let mut waiting = WaitingNames::default();
+    hotq_benches::waiting::blocking::each_blocking(&mut waiting);
+    hotq_benches::waiting::asynchronous::each_async(&mut waiting);
+    for name in [
+        "blocking, cap 8",
+        "blocking, cap 1024",
+        "blocking round trip",
+        "wake-up latency",
+    ] {
+        expect("waiting", name, &waiting.blocking);
+    }
+    for name in ["async, cap 8", "async, cap 1024"] {
+        expect("waiting", name, &waiting.asynchronous);
     }
     let rt = workloads
         .iter()

@@ -49,6 +49,18 @@ pub(crate) use loom::hint::spin_loop;
 #[cfg(loom)]
 pub(crate) use loom::sync::atomic::{AtomicU8, fence};
 
+/// Waits a moment for another thread to finish a few instructions: gives
+/// the core away where there is a scheduler to give it to (`std`, and
+/// loom's `yield_now`), so a preempted thread is not starved by our spin on
+/// an oversubscribed machine; a spin hint without `std`.
+#[inline]
+pub(crate) fn relax() {
+    #[cfg(all(feature = "std", not(loom)))]
+    std::thread::yield_now();
+    #[cfg(any(not(feature = "std"), loom))]
+    spin_loop();
+}
+
 /// Whether the code runs under a model (loom) or an interpreter (miri),
 /// where the asymmetric barrier (a system call) cannot be used: the waiting
 /// layer then puts a `fence(SeqCst)` on both sides, which is what loom

@@ -37,6 +37,10 @@ const ITEMS: u64 = if cfg!(miri) {
     1_000_000
 };
 
+/// How often the real-time side pauses for a millisecond, so that the
+/// waiting side parks (and only a wake-up brings it back).
+const PAUSE_EVERY: u64 = ITEMS / 20;
+
 /// Drives a future on this thread, parking between polls.
 fn block_on<F: Future>(future: F) -> F::Output {
     struct Unpark(thread::Thread);
@@ -107,6 +111,13 @@ fn real_time_producer_wakes_a_parking_consumer() {
         let (mut tx, mut rx) = RingBuffer::<u64>::new(8);
         let producer = thread::spawn(move || {
             for i in 0..ITEMS {
+                // Now and then a pause longer than the consumer's spin, so
+                // that it parks and only the push can wake it: without it a
+                // busy producer keeps the consumer inside its spin, and a
+                // lost wake-up of a parked consumer would go unseen.
+                if i % PAUSE_EVERY == 0 {
+                    thread::sleep(Duration::from_millis(1));
+                }
                 let mut item = i;
                 while let Err(full) = tx.push(item) {
                     item = full.into_inner();
@@ -133,6 +144,9 @@ fn real_time_consumer_wakes_a_parking_producer() {
             }
         });
         for expected in 0..ITEMS {
+            if expected % PAUSE_EVERY == 0 {
+                thread::sleep(Duration::from_millis(1)); // the producer parks (see above)
+            }
             let got = loop {
                 match rx.pop() {
                     Ok(v) => break v,

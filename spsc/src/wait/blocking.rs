@@ -199,8 +199,10 @@ impl<T> Producer<T> {
 
     fn block_for_room(&self, n: usize, deadline: Option<Instant>) -> Result<usize, Stop> {
         let ring: &RingBuffer<T> = self.ring();
+        // `usize::MAX`: always the latest head, so the count returned is
+        // the free slots when the wait ended, not a cached lower bound.
         block_until(&ring.waiters.room, deadline, || {
-            let free = self.free_slots(n);
+            let free = self.free_slots(usize::MAX);
             if free >= n {
                 return Check::Ready(free);
             }
@@ -208,7 +210,7 @@ impl<T> Producer<T> {
                 return Check::Wait;
             }
             // Gone: every slot it freed is visible now (`is_abandoned`).
-            match self.free_slots(n) {
+            match self.free_slots(usize::MAX) {
                 free if free >= n => Check::Ready(free),
                 _ => Check::Abandoned,
             }
@@ -314,8 +316,10 @@ impl<T> Consumer<T> {
 
     fn block_for_items(&self, n: usize, deadline: Option<Instant>) -> Result<usize, Stop> {
         let ring: &RingBuffer<T> = self.ring();
+        // `usize::MAX`: always the latest tail, so the count returned is
+        // the items ready when the wait ended, not a cached lower bound.
         block_until(&ring.waiters.items, deadline, || {
-            let ready = self.ready_items(n);
+            let ready = self.ready_items(usize::MAX);
             if ready >= n {
                 return Check::Ready(ready);
             }
@@ -323,7 +327,7 @@ impl<T> Consumer<T> {
                 return Check::Wait;
             }
             // Gone: everything it pushed is visible now (`is_abandoned`).
-            match self.ready_items(n) {
+            match self.ready_items(usize::MAX) {
                 ready if ready >= n => Check::Ready(ready),
                 _ => Check::Abandoned,
             }

@@ -29,7 +29,7 @@
 use core::task::Waker;
 
 use super::barrier;
-use crate::sync::{AtomicU8, Ordering, TrackedCell, fence, spin_loop};
+use crate::sync::{AtomicU8, Ordering, TrackedCell, fence, relax};
 
 /// No waiter; the cell (`None`, or a retracted waiter's old waker) is the
 /// waiter's to write.
@@ -146,8 +146,9 @@ impl WaitSlot {
                     }
                 }
                 // The worker is between its take and its store of `IDLE`:
-                // a few instructions, unless it was preempted there.
-                _ => spin_loop(),
+                // a few instructions, unless it was preempted there (so
+                // yield rather than spin: it may need this core).
+                _ => relax(),
             }
         }
         self.waker.with_mut(|cell| {
