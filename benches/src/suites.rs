@@ -74,6 +74,7 @@ pub fn params(o: &Options) -> Vec<(String, String)> {
             ),
         ),
         crate::channels::params(o),
+        crate::async_channels::params(o),
     ]
 }
 
