@@ -1,8 +1,6 @@
 //! The async contenders: a few lines each, over each crate's own async
 //! send and receive.
 
-use std::future::Future;
-
 use super::AsyncChan;
 use crate::channel::Kind;
 
@@ -21,11 +19,11 @@ impl AsyncChan for HotqMpmcAsync {
     fn clone_rx(rx: &Self::Rx) -> Self::Rx {
         rx.clone()
     }
-    fn send(tx: &Self::Tx, v: u64) -> impl Future<Output = ()> + Send {
-        async move { tx.send_async(v).await.expect("receiver gone") }
+    async fn send(tx: &Self::Tx, v: u64) {
+        tx.send_async(v).await.expect("receiver gone")
     }
-    fn recv(rx: &mut Self::Rx) -> impl Future<Output = u64> + Send {
-        async move { rx.recv_async().await.expect("sender gone") }
+    async fn recv(rx: &mut Self::Rx) -> u64 {
+        rx.recv_async().await.expect("sender gone")
     }
 }
 
@@ -44,11 +42,11 @@ impl AsyncChan for TokioMpsc {
     fn clone_rx(_: &Self::Rx) -> Self::Rx {
         unreachable!("tokio mpsc has one receiver")
     }
-    fn send(tx: &Self::Tx, v: u64) -> impl Future<Output = ()> + Send {
-        async move { tx.send(v).await.expect("receiver gone") }
+    async fn send(tx: &Self::Tx, v: u64) {
+        tx.send(v).await.expect("receiver gone")
     }
-    fn recv(rx: &mut Self::Rx) -> impl Future<Output = u64> + Send {
-        async move { rx.recv().await.expect("sender gone") }
+    async fn recv(rx: &mut Self::Rx) -> u64 {
+        rx.recv().await.expect("sender gone")
     }
 }
 
@@ -67,11 +65,11 @@ impl AsyncChan for AsyncChannelCrate {
     fn clone_rx(rx: &Self::Rx) -> Self::Rx {
         rx.clone()
     }
-    fn send(tx: &Self::Tx, v: u64) -> impl Future<Output = ()> + Send {
-        async move { tx.send(v).await.expect("receiver gone") }
+    async fn send(tx: &Self::Tx, v: u64) {
+        tx.send(v).await.expect("receiver gone")
     }
-    fn recv(rx: &mut Self::Rx) -> impl Future<Output = u64> + Send {
-        async move { rx.recv().await.expect("sender gone") }
+    async fn recv(rx: &mut Self::Rx) -> u64 {
+        rx.recv().await.expect("sender gone")
     }
 }
 
@@ -90,11 +88,11 @@ impl AsyncChan for FlumeAsync {
     fn clone_rx(rx: &Self::Rx) -> Self::Rx {
         rx.clone()
     }
-    fn send(tx: &Self::Tx, v: u64) -> impl Future<Output = ()> + Send {
-        async move { tx.send_async(v).await.expect("receiver gone") }
+    async fn send(tx: &Self::Tx, v: u64) {
+        tx.send_async(v).await.expect("receiver gone")
     }
-    fn recv(rx: &mut Self::Rx) -> impl Future<Output = u64> + Send {
-        async move { rx.recv_async().await.expect("sender gone") }
+    async fn recv(rx: &mut Self::Rx) -> u64 {
+        rx.recv_async().await.expect("sender gone")
     }
 }
 
@@ -113,11 +111,11 @@ impl AsyncChan for KanalAsync {
     fn clone_rx(rx: &Self::Rx) -> Self::Rx {
         rx.clone()
     }
-    fn send(tx: &Self::Tx, v: u64) -> impl Future<Output = ()> + Send {
-        async move { tx.send(v).await.expect("receiver gone") }
+    async fn send(tx: &Self::Tx, v: u64) {
+        tx.send(v).await.expect("receiver gone")
     }
-    fn recv(rx: &mut Self::Rx) -> impl Future<Output = u64> + Send {
-        async move { rx.recv().await.expect("sender gone") }
+    async fn recv(rx: &mut Self::Rx) -> u64 {
+        rx.recv().await.expect("sender gone")
     }
 }
 
@@ -136,10 +134,10 @@ impl AsyncChan for Thingbuf {
     fn clone_rx(_: &Self::Rx) -> Self::Rx {
         unreachable!("thingbuf's mpsc has one receiver")
     }
-    fn send(tx: &Self::Tx, v: u64) -> impl Future<Output = ()> + Send {
-        async move { tx.send(v).await.expect("receiver gone") }
+    async fn send(tx: &Self::Tx, v: u64) {
+        tx.send(v).await.expect("receiver gone")
     }
-    fn recv(rx: &mut Self::Rx) -> impl Future<Output = u64> + Send {
-        async move { rx.recv().await.expect("sender gone") }
+    async fn recv(rx: &mut Self::Rx) -> u64 {
+        rx.recv().await.expect("sender gone")
     }
 }
