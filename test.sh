@@ -133,8 +133,8 @@ MIRI_SUBSET=(
     "-p hotq-spsc --lib --test drops --test edge --test linearizability"
     "-p hotq-mpmc --lib --test linearizability"
     # hotq-mpmc's channels: the real-thread tests (blocking, timed and async
-    # calls, disconnection, drops; 138 s of miri time at a load average of
-    # about 20) and the channel's linearizability histories.
+    # calls, disconnection, drops; 134 s of miri time at a load average of
+    # about 20) and the channel's linearizability histories (54 s).
     "-p hotq-mpmc --test channel --test channel_linearizability"
     "-p hotq-disruptor --lib --test drops --test panic --test dropped_stages --test linearizability"
 )
