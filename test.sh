@@ -281,8 +281,8 @@ MIRI_SUBSET=(
     "-p hotq-spsc --lib --test drops --test edge --test linearizability --test waiting"
     "-p hotq-mpmc --lib --test linearizability"
     # hotq-mpmc's channels: the real-thread tests (blocking, timed and async
-    # calls, disconnection, drops; 138 s of miri time at a load average of
-    # about 20) and the channel's linearizability histories.
+    # calls, disconnection, drops; 134 s of miri time at a load average of
+    # about 20) and the channel's linearizability histories (54 s).
     "-p hotq-mpmc --test channel --test channel_linearizability"
     "-p hotq-disruptor --lib --test drops --test panic --test dropped_stages --test linearizability"
 )
@@ -351,7 +351,9 @@ TSAN_CHANNELS="-p hotq-mpmc --test channel --test channel_linearizability"
 TSAN_SUBSET=(
     "-p hotq-spsc --test stress --test waiting"
     "-p hotq-mpmc --test stress -- --skip 16x16 --skip 16_"
-    # hotq-mpmc's channels: parking, wakers, the waiters' mutex, disconnection.
+    # hotq-mpmc's channels: parking, wakers, the waiters' mutex,
+    # disconnection (61 s of tests at a load average of 15-20, after the
+    # instrumented build).
     "$TSAN_CHANNELS"
     "$TSAN_DISRUPTOR"
 )

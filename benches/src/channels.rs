@@ -24,8 +24,14 @@ pub fn params(o: &Options) -> (String, String) {
     )
 }
 
-/// Runs the suite's workloads into `out`.
+/// Runs the suite's workloads into `out`: the blocking shapes, then the
+/// async ones (`async_channels`).
 pub fn suite(o: &Options, out: &mut Vec<Workload>) {
+    blocking(o, out);
+    crate::async_channels::suite(o, out);
+}
+
+fn blocking(o: &Options, out: &mut Vec<Workload>) {
     struct Shape {
         producers: u64,
         consumers: u64,

@@ -9,6 +9,7 @@
 //! - [`rounds`]: interleaved rounds with the load of other processes.
 //! - [`report`]: Markdown, JSON and SVG.
 
+pub mod async_channels;
 pub mod channel;
 pub mod channels;
 pub mod cli;

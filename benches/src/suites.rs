@@ -70,6 +70,7 @@ pub fn params(o: &Options) -> Vec<(String, String)> {
         ),
         crate::waiting::params(o),
         crate::channels::params(o),
+        crate::async_channels::params(o),
     ]
 }
 

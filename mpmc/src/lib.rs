@@ -103,7 +103,7 @@
 //! - capacity 0 (a rendezvous channel) is an error: [`bounded`] panics and
 //!   [`try_bounded`] returns [`CapacityError::Zero`];
 //! - there is no `select!`; instead there are async calls, and the
-//!   `stream` feature's [`RecvStream`].
+//!   `stream` feature's `RecvStream`.
 //!
 //! An async receiver (any executor; the futures are `Send`):
 //!
