@@ -197,7 +197,9 @@ pub fn suite(o: &Options, out: &mut Vec<Workload>) {
         );
         out.push(interleave(
             "channels (async)",
-            format!("{producers}P{consumers}C"),
+            // Not plain "1P1C": the MPMC suite's workloads have those names,
+            // and goals and readers find a workload by its name.
+            format!("async {producers}P{consumers}C"),
             params,
             Unit::MItemsPerSec,
             o.plan(o.items),

@@ -405,8 +405,61 @@ pub fn evaluate(ws: &[Workload]) -> Vec<Goal> {
         }
     }
     waiting(ws, &mut goals);
+    channels(ws, &mut goals);
     flag(ws, &mut goals);
     goals
+}
+
+/// The channel suite's goals (issue 14): hotq-mpmc's channel, each side
+/// blocking in its own calls (or awaiting), against crossbeam-channel (or
+/// tokio mpsc) and against the best peer of the shape.
+fn channels(ws: &[Workload], goals: &mut Vec<Goal>) {
+    const OURS: &str = "hotq-mpmc-channel";
+    for shape in ["1P1C", "2P2C", "4P4C", "8P8C"] {
+        let name = format!("{shape} cap 1024");
+        let Some(w) = workload(ws, &name) else {
+            continue;
+        };
+        goals.push(goal(
+            format!("channels blocking {name}: {OURS} ÷ crossbeam-channel, per round"),
+            true,
+            1.5,
+            per_round(w, OURS, "crossbeam-channel"),
+        ));
+        let peers = ["crossbeam-channel", "flume", "kanal", "async-channel"];
+        if let Some(peer) = best(w, &peers) {
+            goals.push(goal(
+                format!("channels blocking {name}: {OURS} ÷ best peer ({peer}), per round"),
+                true,
+                1.2,
+                per_round(w, OURS, peer),
+            ));
+        }
+    }
+    for shape in ["1P1C", "4P1C", "4P4C"] {
+        let name = format!("async {shape}");
+        let Some(w) = workload(ws, &name) else {
+            continue;
+        };
+        // tokio's mpsc has one receiver: it runs the one-consumer shapes only.
+        if row(w, "tokio mpsc").is_some() {
+            goals.push(goal(
+                format!("channels {name}: {OURS} ÷ tokio mpsc, per round"),
+                true,
+                1.5,
+                per_round(w, OURS, "tokio mpsc"),
+            ));
+        }
+        let peers = ["tokio mpsc", "async-channel", "flume", "kanal", "thingbuf"];
+        if let Some(peer) = best(w, &peers) {
+            goals.push(goal(
+                format!("channels {name}: {OURS} ÷ best peer ({peer}), per round"),
+                true,
+                1.2,
+                per_round(w, OURS, peer),
+            ));
+        }
+    }
 }
 
 /// The waiting suite's goals (issue 13): blocking and async throughput
