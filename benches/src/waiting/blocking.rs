@@ -1,7 +1,7 @@
 //! The blocking contenders of the `waiting` suite: each end waits in its
 //! queue's own blocking call (ours: `push_timeout`/`pop_timeout`), so the
 //! figures include parking and waking. Contenders that already block in
-//! the other suites (crossbeam-channel, sync_channel, flume,
+//! the other suites (crossbeam-channel, sync_channel, flume, kanal,
 //! Mutex+Condvar) are reused as they are.
 
 use std::sync::Arc;
@@ -10,7 +10,9 @@ use std::time::Duration;
 use ringbuf_blocking::traits::Split;
 
 use crate::channel::{Channel, Kind};
-use crate::contenders::{ChannelVisitor, CondvarQueue, CrossbeamChannel, Flume, SyncChannel};
+use crate::contenders::{
+    ChannelVisitor, CondvarQueue, CrossbeamChannel, Flume, Kanal, SyncChannel,
+};
 
 /// No timeout in a benchmark: long enough never to pass.
 const FOREVER: Duration = Duration::from_secs(3600);
@@ -36,29 +38,6 @@ impl Channel for HotqSpscBlocking {
     #[inline]
     fn recv(rx: &mut Self::Rx) -> u64 {
         rx.pop_timeout(FOREVER).expect("hotq-spsc: producer gone")
-    }
-}
-
-/// `kanal::bounded`, blocking `send`/`recv`.
-pub struct KanalBlocking;
-
-impl Channel for KanalBlocking {
-    const NAME: &'static str = "kanal";
-    const KIND: Kind = Kind::Peer;
-    const CRATE: Option<&'static str> = Some("kanal");
-    type Tx = kanal::Sender<u64>;
-    type Rx = kanal::Receiver<u64>;
-
-    fn with_capacity(capacity: usize) -> (Self::Tx, Self::Rx) {
-        kanal::bounded(capacity)
-    }
-    #[inline]
-    fn send(tx: &mut Self::Tx, v: u64) {
-        tx.send(v).expect("kanal: receiver gone")
-    }
-    #[inline]
-    fn recv(rx: &mut Self::Rx) -> u64 {
-        rx.recv().expect("kanal: sender gone")
     }
 }
 
@@ -96,7 +75,7 @@ pub fn each_blocking(v: &mut impl ChannelVisitor) {
     v.visit::<CrossbeamChannel>();
     v.visit::<SyncChannel>();
     v.visit::<Flume>();
-    v.visit::<KanalBlocking>();
+    v.visit::<Kanal>();
     v.visit::<RingbufBlocking>();
     v.visit::<CondvarQueue>();
 }
