@@ -17,6 +17,9 @@
 //! producer's items are received in the order it sent them, however it
 //! sent them.
 
+#[macro_use]
+mod queries;
+
 mod error;
 mod future;
 mod iter;

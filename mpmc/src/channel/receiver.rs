@@ -253,59 +253,6 @@ impl<T> Receiver<T> {
     pub fn try_iter(&self) -> TryIter<'_, T> {
         TryIter { receiver: self }
     }
-
-    /// The number of items in the channel, at one instant during the call.
-    ///
-    /// ```
-    /// let (tx, rx) = hotq_mpmc::bounded(4);
-    /// tx.send(1).unwrap();
-    /// assert_eq!(rx.len(), 1);
-    /// ```
-    pub fn len(&self) -> usize {
-        self.shared.queue.len()
-    }
-
-    /// Whether the channel is empty, at one instant during the call.
-    ///
-    /// ```
-    /// let (_tx, rx) = hotq_mpmc::bounded::<u8>(4);
-    /// assert!(rx.is_empty());
-    /// ```
-    pub fn is_empty(&self) -> bool {
-        self.shared.queue.is_empty()
-    }
-
-    /// Whether the channel is full, at one instant during the call.
-    ///
-    /// ```
-    /// let (tx, rx) = hotq_mpmc::bounded(1);
-    /// tx.send(1).unwrap();
-    /// assert!(rx.is_full());
-    /// ```
-    pub fn is_full(&self) -> bool {
-        self.shared.queue.is_full()
-    }
-
-    /// The most items the channel holds: exactly what was asked for (a
-    /// `usize`, where `crossbeam_channel` returns `Option<usize>`).
-    ///
-    /// ```
-    /// let (_tx, rx) = hotq_mpmc::bounded::<u8>(5);
-    /// assert_eq!(rx.capacity(), 5);
-    /// ```
-    pub fn capacity(&self) -> usize {
-        self.shared.queue.capacity()
-    }
-
-    /// Whether `self` and `other` receive from the same channel.
-    ///
-    /// ```
-    /// let (_tx, rx) = hotq_mpmc::bounded::<u8>(1);
-    /// assert!(rx.same_channel(&rx.clone()));
-    /// ```
-    pub fn same_channel(&self, other: &Receiver<T>) -> bool {
-        Arc::ptr_eq(&self.shared, &other.shared)
-    }
 }
 
 impl<T> Clone for Receiver<T> {
@@ -335,11 +282,4 @@ impl<T> Drop for Receiver<T> {
     }
 }
 
-impl<T> fmt::Debug for Receiver<T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Receiver")
-            .field("len", &self.len())
-            .field("capacity", &self.capacity())
-            .finish_non_exhaustive()
-    }
-}
+queries!(Receiver, rx);

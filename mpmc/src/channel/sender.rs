@@ -207,62 +207,6 @@ impl<T> Sender<T> {
     pub(super) fn shared(&self) -> &Shared<T> {
         &self.shared
     }
-
-    /// The number of items in the channel, at one instant during the call.
-    ///
-    /// ```
-    /// let (tx, _rx) = hotq_mpmc::bounded(4);
-    /// tx.send(1).unwrap();
-    /// assert_eq!(tx.len(), 1);
-    /// ```
-    pub fn len(&self) -> usize {
-        self.shared.queue.len()
-    }
-
-    /// Whether the channel is empty, at one instant during the call.
-    ///
-    /// ```
-    /// let (tx, _rx) = hotq_mpmc::bounded::<u8>(4);
-    /// assert!(tx.is_empty());
-    /// ```
-    pub fn is_empty(&self) -> bool {
-        self.shared.queue.is_empty()
-    }
-
-    /// Whether the channel is full, at one instant during the call.
-    ///
-    /// ```
-    /// let (tx, _rx) = hotq_mpmc::bounded(1);
-    /// tx.send(1).unwrap();
-    /// assert!(tx.is_full());
-    /// ```
-    pub fn is_full(&self) -> bool {
-        self.shared.queue.is_full()
-    }
-
-    /// The most items the channel holds: exactly what was asked for. (A
-    /// `usize`, where `crossbeam_channel` returns `Option<usize>`: every
-    /// channel here is bounded.)
-    ///
-    /// ```
-    /// let (tx, _rx) = hotq_mpmc::bounded::<u8>(5);
-    /// assert_eq!(tx.capacity(), 5);
-    /// ```
-    pub fn capacity(&self) -> usize {
-        self.shared.queue.capacity()
-    }
-
-    /// Whether `self` and `other` send into the same channel.
-    ///
-    /// ```
-    /// let (tx, _rx) = hotq_mpmc::bounded::<u8>(1);
-    /// let (other, _) = hotq_mpmc::bounded::<u8>(1);
-    /// assert!(tx.same_channel(&tx.clone()));
-    /// assert!(!tx.same_channel(&other));
-    /// ```
-    pub fn same_channel(&self, other: &Sender<T>) -> bool {
-        Arc::ptr_eq(&self.shared, &other.shared)
-    }
 }
 
 impl<T> Clone for Sender<T> {
@@ -287,11 +231,4 @@ impl<T> Drop for Sender<T> {
     }
 }
 
-impl<T> fmt::Debug for Sender<T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Sender")
-            .field("len", &self.len())
-            .field("capacity", &self.capacity())
-            .finish_non_exhaustive()
-    }
-}
+queries!(Sender, tx);

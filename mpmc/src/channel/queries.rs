@@ -1,0 +1,89 @@
+//! What both halves of a channel answer about it, read off the state they
+//! share: written once, for [`Sender`](super::Sender) and
+//! [`Receiver`](super::Receiver) alike (`queries!(Sender, tx)` in each
+//! half's file; the second name is the half in the examples).
+
+macro_rules! queries {
+    ($half:ident, $h:ident) => {
+        impl<T> $half<T> {
+            /// The number of items in the channel, at one instant during
+            /// the call.
+            ///
+            /// ```
+            /// let (tx, rx) = hotq_mpmc::bounded(4);
+            /// tx.send(1).unwrap();
+            #[doc = concat!("assert_eq!(", stringify!($h), ".len(), 1);")]
+            /// # drop((tx, rx));
+            /// ```
+            pub fn len(&self) -> usize {
+                self.shared.queue.len()
+            }
+
+            /// Whether the channel is empty, at one instant during the
+            /// call.
+            ///
+            /// ```
+            /// let (tx, rx) = hotq_mpmc::bounded(4);
+            #[doc = concat!("assert!(", stringify!($h), ".is_empty());")]
+            /// tx.send(1).unwrap();
+            #[doc = concat!("assert!(!", stringify!($h), ".is_empty());")]
+            /// # drop((tx, rx));
+            /// ```
+            pub fn is_empty(&self) -> bool {
+                self.shared.queue.is_empty()
+            }
+
+            /// Whether the channel is full, at one instant during the call.
+            ///
+            /// ```
+            /// let (tx, rx) = hotq_mpmc::bounded(1);
+            #[doc = concat!("assert!(!", stringify!($h), ".is_full());")]
+            /// tx.send(1).unwrap();
+            #[doc = concat!("assert!(", stringify!($h), ".is_full());")]
+            /// # drop((tx, rx));
+            /// ```
+            pub fn is_full(&self) -> bool {
+                self.shared.queue.is_full()
+            }
+
+            /// The most items the channel holds: exactly what was asked
+            /// for. (A `usize`, where `crossbeam_channel` returns
+            /// `Option<usize>`: every channel here is bounded.)
+            ///
+            /// ```
+            /// let (tx, rx) = hotq_mpmc::bounded::<u8>(5);
+            #[doc = concat!("assert_eq!(", stringify!($h), ".capacity(), 5);")]
+            /// # drop((tx, rx));
+            /// ```
+            pub fn capacity(&self) -> usize {
+                self.shared.queue.capacity()
+            }
+
+            #[doc = concat!(
+                "Whether `self` and `other` are ",
+                stringify!($half),
+                "s of the same channel."
+            )]
+            ///
+            /// ```
+            /// let (tx, rx) = hotq_mpmc::bounded::<u8>(1);
+            /// let (other_tx, other_rx) = hotq_mpmc::bounded::<u8>(1);
+            #[doc = concat!("assert!(", stringify!($h), ".same_channel(&", stringify!($h), ".clone()));")]
+            #[doc = concat!("assert!(!", stringify!($h), ".same_channel(&other_", stringify!($h), "));")]
+            /// # drop((tx, rx, other_tx, other_rx));
+            /// ```
+            pub fn same_channel(&self, other: &$half<T>) -> bool {
+                Arc::ptr_eq(&self.shared, &other.shared)
+            }
+        }
+
+        impl<T> fmt::Debug for $half<T> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.debug_struct(stringify!($half))
+                    .field("len", &self.len())
+                    .field("capacity", &self.capacity())
+                    .finish_non_exhaustive()
+            }
+        }
+    };
+}
