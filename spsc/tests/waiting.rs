@@ -163,14 +163,7 @@ fn real_time_consumer_wakes_a_parking_producer() {
 /// spins instead of parking shows up whatever the machine's load.
 #[cfg(target_os = "linux")]
 fn thread_cpu_time() -> Duration {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable timespec.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    assert_eq!(rc, 0);
-    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+    hotq_testkit::thread_cpu_time().expect("Linux has a thread CPU clock")
 }
 
 /// A thread blocked for a second on an empty ring uses (almost) no CPU:

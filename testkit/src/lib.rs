@@ -8,6 +8,8 @@
 //!   [`Counted`]), and can panic in `drop` on request.
 //! - [`conservation`]: tagged items ([`Item`]) and the check that streams
 //!   of them hold every item exactly once, in per-producer order.
+//! - [`cpu`]: a thread's own CPU clock ([`thread_cpu_time`]), to show a
+//!   blocked thread parks instead of spinning.
 //! - [`gate`]: a start gate that releases threads together ([`StartGate`]).
 //! - [`history`]: a recorder of concurrent calls (per-thread logs, one
 //!   monotonic clock, merged after the run).
@@ -21,6 +23,7 @@
 //! - [`scale`]: counts that shrink under miri.
 
 pub mod conservation;
+pub mod cpu;
 pub mod deadline;
 pub mod drops;
 pub mod fifo;
@@ -32,6 +35,7 @@ pub mod scale;
 pub mod sequenced;
 
 pub use conservation::{Item, assert_exactly_once_in_order};
+pub use cpu::thread_cpu_time;
 pub use deadline::{
     DEADLINE, Patience, TimeLimit, one_run_at_a_time, wait_for, wait_for_watching, with_watchdog,
 };

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use crate::channel::Channel;
 use crate::rounds::Measured;
 use crate::workloads::round_trip::histogram;
+use hotq_testkit::thread_cpu_time;
 
 /// How long the producer lets the consumer wait before each item: long
 /// enough for any bounded spin before parking to be over.
@@ -55,7 +56,12 @@ pub fn idle_cpu<C: Channel>(_items: u64) -> Measured {
         let consumer = s.spawn(move || {
             let before = thread_cpu_time();
             let v = C::recv(&mut rx);
-            let used = thread_cpu_time().saturating_sub(before);
+            // No thread CPU clock here: reported as zero.
+            let used = thread_cpu_time()
+                .zip(before)
+                .map_or(Duration::ZERO, |(after, before)| {
+                    after.saturating_sub(before)
+                });
             assert_eq!(v, 7);
             used
         });
@@ -64,23 +70,4 @@ pub fn idle_cpu<C: Channel>(_items: u64) -> Measured {
         consumer.join().expect("idle consumer")
     });
     (used.as_nanos() as f64 / IDLE.as_secs_f64()).into()
-}
-
-/// This thread's CPU time.
-#[cfg(target_os = "linux")]
-fn thread_cpu_time() -> Duration {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable timespec.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID)");
-    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
-}
-
-/// No thread CPU clock here: reported as zero.
-#[cfg(not(target_os = "linux"))]
-fn thread_cpu_time() -> Duration {
-    Duration::ZERO
 }
