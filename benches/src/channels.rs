@@ -1,11 +1,14 @@
 //! The `channels` suite: channels that wait in their own blocking calls,
 //! at 1P1C up to 8P8C (oversubscribed on a 2-core machine: that is the
-//! point: whoever sleeps well moves the most), capacities 1024 and 8.
+//! point: whoever sleeps well moves the most), capacities 1024 and 8;
+//! then how a parked receiver wakes and what it costs while it waits (the
+//! `waiting` suite's [`wake`] workloads, over these channels).
 
-use crate::channel::Shared;
+use crate::channel::{Channel, Shared};
 use crate::cli::Options;
-use crate::contenders::{self, SharedVisitor};
+use crate::contenders::{self, SharedVisitor, SyncChannel};
 use crate::rounds::{Entry, Unit, Workload, interleave};
+use crate::waiting::wake;
 use crate::workloads::mpmc;
 
 /// Shapes (producers, consumers).
@@ -18,17 +21,34 @@ pub fn params(o: &Options) -> (String, String) {
     (
         "channels (blocking)".to_string(),
         format!(
-            "up to {} u64 items per round, capacities {CAPACITIES:?}, shapes 1P1C 2P2C 4P4C 8P8C, each channel in its own blocking send/recv",
-            o.items
+            "up to {} u64 items per round, capacities {CAPACITIES:?}, shapes 1P1C 2P2C 4P4C 8P8C, each channel in its own blocking send/recv; wake-up latency over up to {} wake-ups after {:?} pauses; idle CPU over {:?} blocked",
+            o.items,
+            crate::waiting::WAKES,
+            wake::PAUSE,
+            wake::IDLE
         ),
     )
 }
 
-/// Runs the suite's workloads into `out`: the blocking shapes, then the
-/// async ones (`async_channels`).
+/// Runs the suite's workloads into `out`: the blocking shapes, the
+/// async ones (`async_channels`), then the wake-up latency and idle CPU.
 pub fn suite(o: &Options, out: &mut Vec<Workload>) {
     blocking(o, out);
     crate::async_channels::suite(o, out);
+    waits(o, out);
+}
+
+/// Prefix of the wake-up and idle workloads' names (the `waiting` suite
+/// has workloads of the same names without it).
+pub const WAITS: &str = "channel ";
+
+/// Every channel of the blocking shapes, and `mpsc::sync_channel` (one
+/// receiver is all these workloads need).
+fn waits(o: &Options, out: &mut Vec<Workload>) {
+    let mut rows = wake::Rows::default();
+    contenders::each_waiting_channel(&mut rows);
+    rows.add::<SyncChannel>();
+    out.extend(rows.workloads("channels (blocking)", WAITS, o));
 }
 
 fn blocking(o: &Options, out: &mut Vec<Workload>) {
@@ -57,14 +77,30 @@ fn blocking(o: &Options, out: &mut Vec<Workload>) {
                 entries: Vec::new(),
             };
             contenders::each_waiting_channel(&mut v);
+            if consumers == 1 {
+                // One receiver: std's channel runs this shape (the only
+                // one-consumer shape of the blocking half).
+                v.entries.push(Entry::new(
+                    SyncChannel::NAME,
+                    SyncChannel::KIND,
+                    move |items| {
+                        mpmc::throughput_mpsc::<SyncChannel>(producers, items, capacity).into()
+                    },
+                ));
+            }
             let threads = producers + consumers;
             let over = if threads > cores {
                 format!(", {threads} threads on {cores} cores (oversubscribed)")
             } else {
                 String::new()
             };
+            let sync = if consumers == 1 {
+                ""
+            } else {
+                " (mpsc::sync_channel is absent: its receiver cannot be shared)"
+            };
             let params = format!(
-                "{producers} producers, {consumers} consumers, u64 items, capacity {capacity}{over}; every channel blocks in its own send/recv (mpsc::sync_channel is absent: its receiver cannot be shared)"
+                "{producers} producers, {consumers} consumers, u64 items, capacity {capacity}{over}; every channel blocks in its own send/recv{sync}"
             );
             out.push(interleave(
                 "channels (blocking)",

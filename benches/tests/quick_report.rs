@@ -58,6 +58,29 @@ impl hotq_benches::waiting::asynchronous::AsyncVisitor for WaitingNames {
     }
 }
 
+/// The channels suite's contenders: blocking (the MPMC shapes), and async
+/// (with whether each can share its receiver).
+#[derive(Default)]
+struct ChannelNames {
+    blocking: Vec<&'static str>,
+    asynchronous: Vec<(&'static str, bool)>,
+}
+impl SharedVisitor for ChannelNames {
+    fn visit<C: Shared>(&mut self) {
+        self.blocking.push(C::NAME);
+    }
+}
+impl hotq_benches::async_channels::AsyncVisitor for ChannelNames {
+    fn visit<C: hotq_benches::async_channels::AsyncChan>(&mut self) {
+        self.asynchronous.push((C::NAME, C::MULTI_CONSUMER));
+    }
+}
+
+/// Whether a suite's workloads have a floor row.
+fn rows_have_limit(suite: &str) -> bool {
+    !["waiting", "channels (blocking)", "channels (async)"].contains(&suite)
+}
+
 fn out_dir() -> PathBuf {
     let dir = std::env::temp_dir().join(format!("hotq-quick-report-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -129,7 +152,7 @@ fn quick_report_gives_every_contender_a_figure_and_valid_json() {
             .unwrap_or_else(|| panic!("no workload {suite} / {name_has}"));
         let rows = w["rows"].as_array().unwrap();
         for c in contenders.iter().chain(std::iter::once(&"limit")) {
-            if *c == "limit" && (suite == "disruptor topologies" || suite == "waiting") {
+            if *c == "limit" && (suite == "disruptor topologies" || !rows_have_limit(suite)) {
                 continue;
             }
             let row = rows
@@ -177,6 +200,51 @@ fn quick_report_gives_every_contender_a_figure_and_valid_json() {
     for name in ["async, cap 8", "async, cap 1024"] {
         expect("waiting", name, &waiting.asynchronous);
     }
+    // The channels suite, so that a broken channel workload fails here:
+    // every blocking shape (std's channel at the one-consumer shape), the
+    // async shapes, the wake-up latency (idle CPU may read 0).
+    let mut channels = ChannelNames::default();
+    contenders::each_waiting_channel(&mut channels);
+    hotq_benches::async_channels::each(&mut channels);
+    let blocking = "channels (blocking)";
+    let with_std: Vec<&str> = channels
+        .blocking
+        .iter()
+        .copied()
+        .chain(["mpsc::sync_channel"])
+        .collect();
+    for cap in [1024, 8] {
+        expect(blocking, &format!("1P1C cap {cap}"), &with_std);
+        for shape in ["2P2C", "4P4C", "8P8C"] {
+            expect(blocking, &format!("{shape} cap {cap}"), &channels.blocking);
+        }
+    }
+    for (shape, shared) in [("1P1C", false), ("4P1C", false), ("4P4C", true)] {
+        let names: Vec<&str> = channels
+            .asynchronous
+            .iter()
+            .filter(|(_, multi)| *multi || !shared)
+            .map(|(n, _)| *n)
+            .collect();
+        expect("channels (async)", &format!("async {shape}"), &names);
+    }
+    expect(blocking, "channel wake-up latency", &with_std);
+    let idle = workloads
+        .iter()
+        .find(|w| w["suite"] == blocking && w["name"] == "channel idle CPU")
+        .expect("the channels' idle CPU workload");
+    assert_eq!(idle["rows"].as_array().unwrap().len(), with_std.len());
+    for goal in ["channels wake-up latency", "channels idle CPU"] {
+        assert!(
+            json["goals"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|g| g["goal"].as_str().unwrap().starts_with(goal)),
+            "no goal {goal}"
+        );
+    }
+
     let rt = workloads
         .iter()
         .find(|w| w["name"] == "round trip")

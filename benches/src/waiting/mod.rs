@@ -77,18 +77,6 @@ pub fn suite(o: &Options, out: &mut Vec<Workload>) {
             Box::new(|trips| round_trip::round_trip::<C>(trips, 8))
         }
     }
-    struct Wake;
-    impl Make for Wake {
-        fn make<C: Channel>(&self) -> Box<dyn FnMut(u64) -> Measured> {
-            Box::new(wake::wake_up_latency::<C>)
-        }
-    }
-    struct Idle;
-    impl Make for Idle {
-        fn make<C: Channel>(&self) -> Box<dyn FnMut(u64) -> Measured> {
-            Box::new(wake::idle_cpu::<C>)
-        }
-    }
     fn blocking_entries(make: impl Make) -> Vec<Entry> {
         let mut each = Each {
             make,
@@ -150,26 +138,7 @@ pub fn suite(o: &Options, out: &mut Vec<Workload>) {
         o.plan(crate::suites::trips(items(o))),
         blocking_entries(Trip),
     ));
-    out.push(interleave(
-        "waiting",
-        "wake-up latency".into(),
-        format!(
-            "a consumer blocked on an empty queue, woken by one item after {:?}: from the send's timestamp to the receive's return (median; timer calls included)",
-            wake::PAUSE
-        ),
-        Unit::Nanos,
-        o.plan(WAKES),
-        blocking_entries(Wake),
-    ));
-    out.push(interleave(
-        "waiting",
-        "idle CPU".into(),
-        format!(
-            "CPU time (ns) per second that a consumer blocked on an empty queue uses, from its thread's CPU clock, over {:?}",
-            wake::IDLE
-        ),
-        Unit::Nanos,
-        o.plan(1),
-        blocking_entries(Idle),
-    ));
+    let mut wake = wake::Rows::default();
+    blocking::each_blocking(&mut wake);
+    out.extend(wake.workloads("waiting", "", o));
 }

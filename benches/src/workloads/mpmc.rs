@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread;
 use std::time::Instant;
 
-use crate::channel::Shared;
+use crate::channel::{Channel, Shared};
 use crate::pin;
 
 /// Producer id in the top 8 bits, sequence below.
@@ -31,11 +31,34 @@ const STOP: u64 = u64::MAX;
 /// One round; returns M items/s from the start signal to the last
 /// consumer's stop.
 pub fn throughput<C: Shared>(producers: u64, consumers: u64, items: u64, capacity: usize) -> f64 {
+    round::<C>(producers, consumers, items, capacity, |rx| {
+        (0..consumers).map(|_| rx.clone()).collect()
+    })
+}
+
+/// One round with a single consumer, for channels whose sender can be
+/// cloned but whose receiver cannot (`mpsc::sync_channel`): the same
+/// workload as [`throughput`] at `producers`P1C.
+pub fn throughput_mpsc<C: Channel<Tx: Clone>>(producers: u64, items: u64, capacity: usize) -> f64 {
+    round::<C>(producers, 1, items, capacity, |rx| vec![rx])
+}
+
+/// The round behind both: `receivers` turns the channel's receiver into
+/// one per consumer.
+fn round<C: Channel<Tx: Clone>>(
+    producers: u64,
+    consumers: u64,
+    items: u64,
+    capacity: usize,
+    receivers: impl FnOnce(C::Rx) -> Vec<C::Rx>,
+) -> f64 {
     assert!(
         producers < 255,
         "producer ids must fit below the stop marker"
     );
     let (tx, rx) = C::with_capacity(capacity);
+    let rxs = receivers(rx);
+    assert_eq!(rxs.len() as u64, consumers, "one receiver per consumer");
     let per_producer = items / producers;
     let threads = (producers + consumers) as usize;
     let finished = AtomicU64::new(0);
@@ -67,8 +90,8 @@ pub fn throughput<C: Shared>(producers: u64, consumers: u64, items: u64, capacit
             })
             .collect();
         let cs: Vec<_> = (0..consumers)
-            .map(|c| {
-                let mut rx = rx.clone();
+            .zip(rxs)
+            .map(|(c, mut rx)| {
                 s.spawn(move || {
                     pin::thread((producers + c) as usize, threads);
                     let mut next = vec![0u64; producers as usize];
@@ -94,7 +117,7 @@ pub fn throughput<C: Shared>(producers: u64, consumers: u64, items: u64, capacit
                 })
             })
             .collect();
-        drop((tx, rx));
+        drop(tx);
         start.wait();
         let mut first = None::<Instant>;
         let mut last = None::<Instant>;
