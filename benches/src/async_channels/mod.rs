@@ -3,7 +3,7 @@
 //! waiting in its own `.await`s. As the blocking workload
 //! (`workloads::mpmc`): items tagged with their producer, checked in order
 //! per producer and counted exactly once, stop markers from the last
-//! producer, each task timing itself.
+//! producer, each task timing itself: its `item`, `Tally` and `Totals`.
 
 mod adapters;
 
@@ -17,6 +17,7 @@ pub use adapters::{AsyncChannelCrate, FlumeAsync, HotqMpmcAsync, KanalAsync, Thi
 use crate::channel::Kind;
 use crate::cli::Options;
 use crate::rounds::{Entry, Unit, Workload, interleave};
+use crate::workloads::mpmc::{STOP, Tally, Totals, item};
 
 /// Shapes (producers, consumers).
 pub const SHAPES: [(u64, u64); 3] = [(1, 1), (4, 1), (4, 4)];
@@ -63,9 +64,6 @@ pub fn each(v: &mut impl AsyncVisitor) {
     v.visit::<Thingbuf>();
 }
 
-const SHIFT: u32 = 56;
-const STOP: u64 = u64::MAX;
-
 /// One round: M items/s from the first task's start to the last
 /// consumer's stop.
 pub fn throughput<C: AsyncChan>(producers: u64, consumers: u64, items: u64) -> f64 {
@@ -76,14 +74,14 @@ pub fn throughput<C: AsyncChan>(producers: u64, consumers: u64, items: u64) -> f
     let (tx, rx) = C::with_capacity(CAPACITY);
     let per_producer = items / producers;
     let finished = Arc::new(AtomicU64::new(0));
-    let (first, last, sum, count) = rt.block_on(async move {
+    let totals = rt.block_on(async move {
         let ps: Vec<_> = (0..producers)
             .map(|p| {
                 let (tx, finished) = (tx.clone(), finished.clone());
                 tokio::spawn(async move {
                     let t0 = Instant::now();
                     for seq in 0..per_producer {
-                        C::send(&tx, p << SHIFT | seq).await;
+                        C::send(&tx, item(p, seq)).await;
                     }
                     // AcqRel: as in `workloads::mpmc`, the last producer's
                     // markers follow every producer's items.
@@ -106,53 +104,23 @@ pub fn throughput<C: AsyncChan>(producers: u64, consumers: u64, items: u64) -> f
             .map(|mut rx| {
                 tokio::spawn(async move {
                     let t0 = Instant::now();
-                    let mut next = vec![0u64; producers as usize];
-                    let (mut sum, mut count) = (0u64, 0u64);
-                    loop {
-                        let v = C::recv(&mut rx).await;
-                        if v == STOP {
-                            break;
-                        }
-                        let (p, seq) = ((v >> SHIFT) as usize, v & ((1 << SHIFT) - 1));
-                        assert!(
-                            p < next.len() && seq >= next[p],
-                            "{}: producer {p}'s items reordered or duplicated",
-                            C::NAME
-                        );
-                        next[p] = seq + 1;
-                        sum = sum.wrapping_add(v);
-                        count += 1;
-                    }
-                    (t0, Instant::now(), sum, count)
+                    let mut tally = Tally::new(C::NAME, producers);
+                    while tally.take(C::recv(&mut rx).await) {}
+                    (t0, Instant::now(), tally)
                 })
             })
             .collect();
-        let (mut first, mut last) = (None::<Instant>, None::<Instant>);
-        let (mut sum, mut count) = (0u64, 0u64);
+        let mut totals = Totals::default();
         for c in cs {
-            let (t0, t1, s, n) = c.await.expect("consumer panicked");
-            first = Some(first.map_or(t0, |f| f.min(t0)));
-            last = Some(last.map_or(t1, |l| l.max(t1)));
-            (sum, count) = (sum.wrapping_add(s), count + n);
+            let (t0, t1, tally) = c.await.expect("consumer panicked");
+            totals.consumer(t0, t1, tally);
         }
         for p in ps {
-            let t0 = p.await.expect("producer panicked");
-            first = Some(first.map_or(t0, |f| f.min(t0)));
+            totals.producer(p.await.expect("producer panicked"));
         }
-        (first.unwrap(), last.unwrap(), sum, count)
+        totals
     });
-    let want = (0..producers).fold(0u64, |a, p| {
-        a.wrapping_add((p << SHIFT).wrapping_mul(per_producer))
-            .wrapping_add(per_producer * (per_producer - 1) / 2)
-    });
-    assert_eq!(
-        count,
-        per_producer * producers,
-        "{}: lost or duplicated items",
-        C::NAME
-    );
-    assert_eq!(sum, want, "{}: lost or duplicated items", C::NAME);
-    (per_producer * producers) as f64 / (last - first).as_secs_f64() / 1e6
+    totals.throughput(C::NAME, producers, per_producer)
 }
 
 /// The suite's line in the report's header.

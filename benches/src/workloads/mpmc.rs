@@ -26,7 +26,7 @@ use crate::pin;
 /// Producer id in the top 8 bits, sequence below.
 const SHIFT: u32 = 56;
 /// The stop marker (no producer id reaches 255).
-const STOP: u64 = u64::MAX;
+pub const STOP: u64 = u64::MAX;
 
 /// One round; returns M items/s from the start signal to the last
 /// consumer's stop.
@@ -67,7 +67,7 @@ fn round<C: Channel<Tx: Clone>>(
     // stopped: the round lasts from the first start to the last stop. (The
     // spawning thread is not one of them: on a busy machine it may be
     // scheduled long after the workers started.)
-    let (elapsed, sum, count) = thread::scope(|s| {
+    let totals = thread::scope(|s| {
         let (start, finished) = (&start, &finished);
         let ps: Vec<_> = (0..producers)
             .map(|p| {
@@ -77,7 +77,7 @@ fn round<C: Channel<Tx: Clone>>(
                     start.wait();
                     let t0 = Instant::now();
                     for seq in 0..per_producer {
-                        C::send(&mut tx, p << SHIFT | seq);
+                        C::send(&mut tx, item(p, seq));
                     }
                     // AcqRel: the last producer's increment reads every other
                     // producer's (Release) increment, which came after all of
@@ -94,56 +94,112 @@ fn round<C: Channel<Tx: Clone>>(
             .map(|(c, mut rx)| {
                 s.spawn(move || {
                     pin::thread((producers + c) as usize, threads);
-                    let mut next = vec![0u64; producers as usize];
-                    let (mut sum, mut count) = (0u64, 0u64);
+                    let mut tally = Tally::new(C::NAME, producers);
                     start.wait();
                     let t0 = Instant::now();
-                    loop {
-                        let v = C::recv(&mut rx);
-                        if v == STOP {
-                            break;
-                        }
-                        let (p, seq) = ((v >> SHIFT) as usize, v & ((1 << SHIFT) - 1));
-                        assert!(
-                            p < next.len() && seq >= next[p],
-                            "{}: producer {p}'s items reordered or duplicated",
-                            C::NAME
-                        );
-                        next[p] = seq + 1;
-                        sum = sum.wrapping_add(v);
-                        count += 1;
-                    }
-                    (t0, Instant::now(), sum, count)
+                    while tally.take(C::recv(&mut rx)) {}
+                    (t0, Instant::now(), tally)
                 })
             })
             .collect();
         drop(tx);
         start.wait();
-        let mut first = None::<Instant>;
-        let mut last = None::<Instant>;
-        let (mut sum, mut count) = (0u64, 0u64);
+        let mut totals = Totals::default();
         for c in cs {
-            let (t0, t1, cs, cn) = c.join().expect("consumer panicked");
-            first = Some(first.map_or(t0, |f| f.min(t0)));
-            last = Some(last.map_or(t1, |l| l.max(t1)));
-            (sum, count) = (sum.wrapping_add(cs), count + cn);
+            let (t0, t1, tally) = c.join().expect("consumer panicked");
+            totals.consumer(t0, t1, tally);
         }
         for p in ps {
-            let t0 = p.join().expect("producer panicked");
-            first = Some(first.map_or(t0, |f| f.min(t0)));
+            totals.producer(p.join().expect("producer panicked"));
         }
-        (last.unwrap() - first.unwrap(), sum, count)
+        totals
     });
-    let want = (0..producers).fold(0u64, |a, p| {
-        a.wrapping_add((p << SHIFT).wrapping_mul(per_producer))
-            .wrapping_add(per_producer * (per_producer - 1) / 2)
-    });
-    assert_eq!(
-        count,
-        per_producer * producers,
-        "{}: lost or duplicated items",
-        C::NAME
-    );
-    assert_eq!(sum, want, "{}: lost or duplicated items", C::NAME);
-    (per_producer * producers) as f64 / elapsed.as_secs_f64() / 1e6
+    totals.throughput(C::NAME, producers, per_producer)
+}
+
+/// The item producer `p` sends `seq`-th: its id in the top 8 bits.
+#[inline]
+pub fn item(p: u64, seq: u64) -> u64 {
+    p << SHIFT | seq
+}
+
+/// What one consumer has received, checked as it comes: each producer's
+/// items in increasing order (none twice), summed and counted.
+pub struct Tally {
+    name: &'static str,
+    next: Vec<u64>,
+    sum: u64,
+    count: u64,
+}
+
+impl Tally {
+    /// A consumer of `producers` producers' items, in the tables as `name`.
+    pub fn new(name: &'static str, producers: u64) -> Tally {
+        Tally {
+            name,
+            next: vec![0; producers as usize],
+            sum: 0,
+            count: 0,
+        }
+    }
+
+    /// Takes `v`; `false` when it is the stop marker.
+    #[inline]
+    pub fn take(&mut self, v: u64) -> bool {
+        if v == STOP {
+            return false;
+        }
+        let (p, seq) = ((v >> SHIFT) as usize, v & ((1 << SHIFT) - 1));
+        assert!(
+            p < self.next.len() && seq >= self.next[p],
+            "{}: producer {p}'s items reordered or duplicated",
+            self.name
+        );
+        self.next[p] = seq + 1;
+        self.sum = self.sum.wrapping_add(v);
+        self.count += 1;
+        true
+    }
+}
+
+/// A round's consumers and producers, gathered: the first task's start,
+/// the last consumer's stop, and every consumer's sum and count.
+#[derive(Default)]
+pub struct Totals {
+    first: Option<Instant>,
+    last: Option<Instant>,
+    sum: u64,
+    count: u64,
+}
+
+impl Totals {
+    /// A consumer that ran from `t0` to `t1` and received `tally`.
+    pub fn consumer(&mut self, t0: Instant, t1: Instant, tally: Tally) {
+        self.producer(t0);
+        self.last = Some(self.last.map_or(t1, |l| l.max(t1)));
+        (self.sum, self.count) = (self.sum.wrapping_add(tally.sum), self.count + tally.count);
+    }
+
+    /// A producer that started at `t0`.
+    pub fn producer(&mut self, t0: Instant) {
+        self.first = Some(self.first.map_or(t0, |f| f.min(t0)));
+    }
+
+    /// Checks that every item of `producers` × `per_producer` arrived
+    /// exactly once; returns M items/s from the first start to the last
+    /// stop.
+    pub fn throughput(self, name: &str, producers: u64, per_producer: u64) -> f64 {
+        let want = (0..producers).fold(0u64, |a, p| {
+            a.wrapping_add((p << SHIFT).wrapping_mul(per_producer))
+                .wrapping_add(per_producer * (per_producer - 1) / 2)
+        });
+        assert_eq!(
+            self.count,
+            per_producer * producers,
+            "{name}: lost or duplicated items"
+        );
+        assert_eq!(self.sum, want, "{name}: lost or duplicated items");
+        let elapsed = self.last.expect("a consumer") - self.first.expect("a task");
+        (per_producer * producers) as f64 / elapsed.as_secs_f64() / 1e6
+    }
 }
