@@ -105,6 +105,20 @@
 //! - there is no `select!`; instead there are async calls, and the
 //!   `stream` feature's `RecvStream`.
 //!
+//! ```
+//! // was: use crossbeam_channel::{bounded, RecvTimeoutError};
+//! use hotq_mpmc::{CapacityError, RecvTimeoutError, bounded, try_bounded};
+//! use std::time::Duration;
+//!
+//! let (tx, rx) = bounded::<u32>(8);
+//! assert_eq!(tx.capacity(), 8); // crossbeam_channel: Some(8)
+//! tx.send(1).unwrap();
+//! assert_eq!(rx.recv_timeout(Duration::from_millis(1)), Ok(1));
+//! assert_eq!(rx.recv_timeout(Duration::from_millis(1)), Err(RecvTimeoutError::Timeout));
+//! // crossbeam_channel: a rendezvous channel; here an error (`bounded(0)` panics).
+//! assert_eq!(try_bounded::<u32>(0).unwrap_err(), CapacityError::Zero);
+//! ```
+//!
 //! An async receiver (any executor; the futures are `Send`):
 //!
 //! ```
@@ -138,6 +152,7 @@
 //! sleep until there is work or room, needs timeouts, async, or to learn
 //! that the other side has gone. With nobody waiting, `try_send` and
 //! `try_recv` cost a few instructions over `push` and `pop`.
+//!
 //! # Real-time safety and the progress of each call
 //!
 //! Only [`Queue::new`] and [`Queue::try_new`] allocate (the slots, once),

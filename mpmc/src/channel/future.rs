@@ -13,6 +13,23 @@ use crate::sync::blocking::Arc;
 /// value is in the channel, or gives it back in a [`SendError`] when every
 /// receiver is gone. Dropping it unfinished drops its value and nothing
 /// else.
+///
+/// ```
+/// use std::future::Future;
+/// use std::pin::pin;
+/// use std::task::{Context, Poll, Waker};
+///
+/// let (tx, rx) = hotq_mpmc::bounded(1);
+/// let mut cx = Context::from_waker(Waker::noop());
+/// assert_eq!(pin!(tx.send_async(1)).poll(&mut cx), Poll::Ready(Ok(())));
+/// let mut second = pin!(tx.send_async(2));
+/// assert_eq!(second.as_mut().poll(&mut cx), Poll::Pending); // full: waits for room
+/// drop(rx);
+/// assert_eq!(
+///     second.as_mut().poll(&mut cx),
+///     Poll::Ready(Err(hotq_mpmc::SendError(2))) // no receiver left: the value comes back
+/// );
+/// ```
 #[must_use = "futures do nothing unless polled"]
 pub struct SendFut<'a, T> {
     sender: &'a Sender<T>,
@@ -25,6 +42,24 @@ pub struct SendFut<'a, T> {
 /// The future of [`Receiver::recv_async`]: resolves to the next item, or
 /// to [`RecvError`] once the channel is empty and every sender is gone.
 /// Dropping it unfinished takes no item.
+///
+/// ```
+/// use std::future::Future;
+/// use std::pin::pin;
+/// use std::task::{Context, Poll, Waker};
+///
+/// let (tx, rx) = hotq_mpmc::bounded(1);
+/// let mut cx = Context::from_waker(Waker::noop());
+/// let mut next = pin!(rx.recv_async());
+/// assert_eq!(next.as_mut().poll(&mut cx), Poll::Pending); // empty: waits for an item
+/// tx.send(5).unwrap();
+/// assert_eq!(next.as_mut().poll(&mut cx), Poll::Ready(Ok(5)));
+/// drop(tx);
+/// assert_eq!(
+///     pin!(rx.recv_async()).poll(&mut cx),
+///     Poll::Ready(Err(hotq_mpmc::RecvError)) // empty and no sender left
+/// );
+/// ```
 #[must_use = "futures do nothing unless polled"]
 pub struct RecvFut<'a, T> {
     receiver: &'a Receiver<T>,

@@ -18,8 +18,10 @@ use crate::sync::blocking::{Arc, Ordering};
 /// let tx2 = tx.clone();
 /// tx.send(1).unwrap();
 /// tx2.send(2).unwrap();
-/// drop((tx, tx2));
-/// assert_eq!(rx.iter().collect::<Vec<_>>(), [1, 2]);
+/// drop(tx);
+/// assert_eq!((rx.recv(), rx.recv()), (Ok(1), Ok(2)));
+/// drop(rx);
+/// assert_eq!(tx2.send(3), Err(hotq_mpmc::SendError(3))); // no receiver left
 /// ```
 pub struct Sender<T> {
     pub(super) shared: Arc<Shared<T>>,

@@ -14,6 +14,21 @@ use crate::sync::blocking::Arc;
 /// when the channel is empty and every sender is gone. Each `poll_next`
 /// is one poll of a [`recv_async`](Receiver::recv_async), with the same
 /// cancellation safety.
+///
+/// ```
+/// use futures_core::Stream;
+/// use std::pin::pin;
+/// use std::task::{Context, Poll, Waker};
+///
+/// let (tx, rx) = hotq_mpmc::bounded(2);
+/// let mut items = pin!(rx.stream());
+/// let mut cx = Context::from_waker(Waker::noop());
+/// assert_eq!(items.as_mut().poll_next(&mut cx), Poll::Pending); // empty: waits
+/// tx.send('a').unwrap();
+/// assert_eq!(items.as_mut().poll_next(&mut cx), Poll::Ready(Some('a')));
+/// drop(tx);
+/// assert_eq!(items.as_mut().poll_next(&mut cx), Poll::Ready(None)); // no sender left: the end
+/// ```
 pub struct RecvStream<T> {
     receiver: Receiver<T>,
     /// This stream's place on the receivers' waiting list, between polls.
