@@ -67,11 +67,20 @@ pub(crate) fn relax() {
 /// checks and miri can run.
 pub(crate) const MODELLED: bool = cfg!(loom) || cfg!(miri);
 
-/// Steps of the bounded spin before a blocking wait parks: 2^0 … 2^5 spin
-/// hints, then yields (none under loom, where every spin is one more branch
-/// of the model to explore).
+/// Whether a blocking wait spins before it parks: not under loom, where
+/// every spin is one more branch of the model to explore.
 #[cfg(feature = "std")]
-pub(crate) const SPIN_STEPS: u32 = if cfg!(loom) { 0 } else { 10 };
+pub(crate) const SPIN: bool = !cfg!(loom);
+
+/// How long a blocking wait's yields may go on before it parks (after its
+/// spin hints and at least a few yields); none under a model or miri,
+/// where time is not the machine's.
+#[cfg(feature = "std")]
+pub(crate) const SPIN_TIME: std::time::Duration = if MODELLED {
+    std::time::Duration::ZERO
+} else {
+    std::time::Duration::from_micros(20)
+};
 
 /// Threads, as the blocking waits use them: the current thread's handle
 /// (to unpark it) and parking with or without a timeout. Under loom time

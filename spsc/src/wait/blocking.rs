@@ -7,7 +7,7 @@ use core::task::Waker;
 use std::time::{Duration, Instant};
 
 use super::{Check, WaitSlot};
-use crate::sync::{SPIN_STEPS, spin_loop, thread};
+use crate::sync::{SPIN, SPIN_TIME, spin_loop, thread};
 use crate::{
     Consumer, PopTimeoutError, Producer, PushError, PushTimeoutError, RingBuffer, WaitError,
 };
@@ -37,28 +37,56 @@ fn deadline_after(timeout: Duration) -> Option<Instant> {
     Instant::now().checked_add(timeout)
 }
 
+/// Spin hints of the spin phase: 2^0 … 2^6, 127 in all (crossbeam's
+/// `Backoff` spins as many before it yields).
+const HINT_STEPS: u32 = 7;
+
+/// Yields of the spin phase that come whatever the clock says.
+const MIN_YIELDS: u32 = 4;
+
 /// Waits in `slot` until `check` is ready or abandoned, or `deadline`
 /// passes. A deadline already past makes this a single check; a spurious
 /// wake-up (or a stale one from an earlier wait) only checks again.
 ///
-/// Before it parks it spins, bounded: 63 spin hints, then 4 yields (as
-/// crossbeam's `Backoff`), a few microseconds in all. A hand-off that
-/// comes within them costs no park and no wake-up, which is what makes a
-/// blocking round trip sub-microsecond rather than a scheduler's tens of
-/// microseconds; a thread blocked for longer parks and uses no CPU.
+/// Before it parks it spins, bounded: 127 spin hints, then yields until
+/// [`SPIN_TIME`] (20 µs) has passed since the first yield (at least 4
+/// yields). A hand-off that comes within them costs no park, no
+/// membarrier and no wake-up. The bound is time, not a count of steps,
+/// because what it must outlast is time: the other side's wake-up. Once
+/// one side has parked (after a start barrier, a preemption), the other
+/// side's reply comes only after the parked side's wake-up latency (the
+/// report's wake-up workload reads about 10 µs here for every queue:
+/// idle vCPUs halt); a spin shorter than that parks too, and from then on
+/// every hop parks and pays a wake-up: the 30 µs round trip of the queues
+/// that always park (sync_channel, flume, Condvar), which is what ours
+/// read in a run of the report with the earlier budget, 63 hints and 4
+/// yields (2.5 µs + 2 µs here when nothing else runs). A thread blocked for longer parks and uses no CPU: 20 µs
+/// of spin per wait is 0.002 % of a second-long block.
 fn block_until<R>(
     slot: &WaitSlot,
     deadline: Option<Instant>,
     mut check: impl FnMut() -> Check<R>,
 ) -> Result<R, Stop> {
     let past = |deadline: Option<Instant>| deadline.is_some_and(|d| Instant::now() >= d);
-    for step in 0..SPIN_STEPS {
-        match check() {
-            Check::Ready(r) => return Ok(r),
-            Check::Abandoned => return Err(Stop::Abandoned),
-            Check::Wait if past(deadline) => return Err(Stop::Timeout),
-            Check::Wait if step < 6 => (0..1 << step).for_each(|_| spin_loop()),
-            Check::Wait => thread::yield_now(),
+    if SPIN {
+        let mut yields_began = None;
+        for step in 0.. {
+            match check() {
+                Check::Ready(r) => return Ok(r),
+                Check::Abandoned => return Err(Stop::Abandoned),
+                Check::Wait if past(deadline) => return Err(Stop::Timeout),
+                Check::Wait => {}
+            }
+            if step < HINT_STEPS {
+                (0..1 << step).for_each(|_| spin_loop());
+                continue;
+            }
+            let now = Instant::now();
+            let began = *yields_began.get_or_insert(now);
+            if step >= HINT_STEPS + MIN_YIELDS && now.duration_since(began) >= SPIN_TIME {
+                break;
+            }
+            thread::yield_now();
         }
     }
     let waker = Waker::from(Arc::new(Unparker(thread::current())));

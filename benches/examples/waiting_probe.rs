@@ -1,0 +1,53 @@
+//! One run of one `waiting`-suite workload for one contender, alone, so
+//! that its system calls can be counted (or its instructions profiled):
+//!
+//! ```sh
+//! cargo build --release -p hotq-benches --example waiting_probe
+//! strace -c -f ./target/release/examples/waiting_probe cap8 hotq 200000
+//! ```
+//!
+//! Arguments: the workload (`trip` round trips over two queues of 8,
+//! `cap8`/`cap1024` blocking throughput, `async8`/`async1024` on tokio),
+//! the contender (`hotq`, `crossbeam`, `kanal`; async: `hotq`, `kanal`,
+//! `tokio`), the items or trips, and `nopin` to leave threads unpinned.
+//! Prints the workload's figure (M items/s, or the median trip in ns).
+use hotq_benches::channel::Channel;
+use hotq_benches::waiting::{asynchronous, blocking};
+use hotq_benches::workloads::{round_trip, spsc};
+
+fn run<C: Channel>(what: &str, n: u64) -> f64 {
+    match what {
+        "trip" => round_trip::round_trip::<C>(n, 8).figure,
+        "cap8" => spsc::throughput::<C>(n, 8, spsc::Ops::Single),
+        "cap1024" => spsc::throughput::<C>(n, 1024, spsc::Ops::Single),
+        _ => panic!("workload"),
+    }
+}
+fn run_async<C: asynchronous::AsyncChannel>(what: &str, n: u64) -> f64 {
+    match what {
+        "async8" => asynchronous::throughput::<C>(n, 8),
+        "async1024" => asynchronous::throughput::<C>(n, 1024),
+        _ => panic!("workload"),
+    }
+}
+fn main() {
+    let a: Vec<String> = std::env::args().collect();
+    let (what, who, n) = (a[1].as_str(), a[2].as_str(), a[3].parse().unwrap());
+    hotq_benches::pin::configure(a.get(4).map(|s| s != "nopin").unwrap_or(true));
+    let f = if what.starts_with("async") {
+        match who {
+            "hotq" => run_async::<asynchronous::HotqSpscAsync>(what, n),
+            "kanal" => run_async::<asynchronous::KanalAsync>(what, n),
+            "tokio" => run_async::<asynchronous::TokioMpsc>(what, n),
+            _ => panic!("who"),
+        }
+    } else {
+        match who {
+            "hotq" => run::<blocking::HotqSpscBlocking>(what, n),
+            "crossbeam" => run::<hotq_benches::contenders::CrossbeamChannel>(what, n),
+            "kanal" => run::<blocking::KanalBlocking>(what, n),
+            _ => panic!("who"),
+        }
+    };
+    println!("{what} {who} {n}: {f:.3}");
+}
