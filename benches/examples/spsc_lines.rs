@@ -1,0 +1,309 @@
+//! One SPSC ring in one traffic mode, nothing else in the process, for
+//! counting what the two cores exchange per item (`perf stat`, `perf c2c`):
+//! `benches/scripts/spsc_line_counts.sh` runs every ring × mode under perf
+//! and divides the counts by the items this prints.
+//!
+//! ```sh
+//! cargo build --release -p hotq-benches --example spsc_lines
+//! target/release/examples/spsc_lines hotq-spsc keep-pace 10000000
+//! target/release/examples/spsc_lines rtrb round-trip 1000000
+//! target/release/examples/spsc_lines floor round-trip 1000000
+//! ```
+//!
+//! Rings: `hotq-spsc`, `rtrb`, `ringbuf` (through the report's adapters, so
+//! they wait in the report's one wait loop), and `floor`: the report's
+//! `limit` rows, no queue at all (round trip: one `AtomicU64` bounced, two
+//! line transfers per trip; throughput: lines of seven items handed over
+//! by a stamp, two transfers per seven items).
+//!
+//! Modes (u64 items, capacity 1024, each thread pinned to a core of its
+//! own where there are two):
+//! - `keep-pace`: both sides free-running, the consumer spinning on an
+//!   empty ring: the ring stays nearly empty and every item (or every few)
+//!   crosses as soon as it is pushed. The report's single-item throughput.
+//! - `fall-behind`: the consumer waits [`BEHIND`] (the producer fills the
+//!   ring meanwhile and then spins on a full ring), then drains one ring's
+//!   worth at full speed; repeated. The counts per item include the
+//!   producer's spinning on the full ring; the printed `drain_ns` is the
+//!   consumer's time per item inside the drains only.
+//! - `round-trip`: one item there through one ring and back through a
+//!   second; ITEMS is the number of trips.
+//!
+//! Output, one line: `ring=… mode=… items=… ns_per_item=…` (wall time of
+//! the measured part ÷ items; `drain_ns=` in fall-behind mode). Set-up
+//! (allocation, thread start) is outside the timed part but inside what
+//! perf counts: a few thousand events, nothing beside millions of items.
+
+use std::hint::spin_loop;
+use std::sync::Barrier;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crossbeam_utils::CachePadded;
+use hotq_benches::channel::Channel;
+use hotq_benches::contenders::{self, ChannelVisitor};
+use hotq_benches::pin;
+use hotq_benches::workloads::floor;
+
+/// The ring's capacity in every mode.
+const CAPACITY: usize = 1024;
+
+/// How long the consumer leaves the producer alone before each drain in
+/// `fall-behind` mode: long enough to fill 1024 slots at any rate seen
+/// here (5-10 ns an item), short enough for thousands of drains a second.
+const BEHIND: Duration = Duration::from_micros(30);
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Mode {
+    KeepPace,
+    FallBehind,
+    RoundTrip,
+}
+
+impl Mode {
+    fn parse(s: &str) -> Option<Mode> {
+        match s {
+            "keep-pace" => Some(Mode::KeepPace),
+            "fall-behind" => Some(Mode::FallBehind),
+            "round-trip" => Some(Mode::RoundTrip),
+            _ => None,
+        }
+    }
+}
+
+/// What a run measured.
+struct Timing {
+    /// Wall time of the measured part.
+    elapsed: Duration,
+    /// Fall-behind mode: the consumer's time inside its drains.
+    drains: Option<Duration>,
+}
+
+struct Run {
+    ring: String,
+    mode: Mode,
+    items: u64,
+    timing: Option<Timing>,
+}
+
+impl ChannelVisitor for Run {
+    fn visit<C: Channel>(&mut self) {
+        if C::NAME != self.ring {
+            return;
+        }
+        self.timing = Some(match self.mode {
+            Mode::KeepPace => keep_pace::<C>(self.items),
+            Mode::FallBehind => fall_behind::<C>(self.items),
+            Mode::RoundTrip => round_trip::<C>(self.items),
+        });
+    }
+}
+
+/// The consumer's check: every item arrives once, in order.
+#[inline]
+fn check(name: &str, expected: u64, got: u64) {
+    assert_eq!(
+        got, expected,
+        "{name}: lost, duplicated or reordered an item"
+    );
+}
+
+fn keep_pace<C: Channel>(items: u64) -> Timing {
+    let (mut tx, mut rx) = C::with_capacity(CAPACITY);
+    let start = Barrier::new(2);
+    let elapsed = thread::scope(|s| {
+        let start = &start;
+        s.spawn(move || {
+            pin::thread(0, 2);
+            start.wait();
+            (0..items).for_each(|i| C::send(&mut tx, i));
+        });
+        s.spawn(move || {
+            pin::thread(1, 2);
+            start.wait();
+            let t0 = Instant::now();
+            (0..items).for_each(|i| check(C::NAME, i, C::recv(&mut rx)));
+            t0.elapsed()
+        })
+        .join()
+        .expect("consumer panicked")
+    });
+    Timing {
+        elapsed,
+        drains: None,
+    }
+}
+
+fn fall_behind<C: Channel>(items: u64) -> Timing {
+    let (mut tx, mut rx) = C::with_capacity(CAPACITY);
+    let start = Barrier::new(2);
+    let (elapsed, drains) = thread::scope(|s| {
+        let start = &start;
+        s.spawn(move || {
+            pin::thread(0, 2);
+            start.wait();
+            (0..items).for_each(|i| C::send(&mut tx, i));
+        });
+        s.spawn(move || {
+            pin::thread(1, 2);
+            start.wait();
+            let t0 = Instant::now();
+            let mut drains = Duration::ZERO;
+            let mut next = 0;
+            while next < items {
+                let idle = Instant::now();
+                while idle.elapsed() < BEHIND {
+                    spin_loop();
+                }
+                let d0 = Instant::now();
+                for _ in 0..(items - next).min(CAPACITY as u64) {
+                    check(C::NAME, next, C::recv(&mut rx));
+                    next += 1;
+                }
+                drains += d0.elapsed();
+            }
+            (t0.elapsed(), drains)
+        })
+        .join()
+        .expect("consumer panicked")
+    });
+    Timing {
+        elapsed,
+        drains: Some(drains),
+    }
+}
+
+fn round_trip<C: Channel>(trips: u64) -> Timing {
+    let (mut ping_tx, mut ping_rx) = C::with_capacity(CAPACITY);
+    let (mut pong_tx, mut pong_rx) = C::with_capacity(CAPACITY);
+    let start = Barrier::new(2);
+    let elapsed = thread::scope(|s| {
+        let start = &start;
+        s.spawn(move || {
+            pin::thread(1, 2);
+            start.wait();
+            for _ in 0..trips {
+                let v = C::recv(&mut ping_rx);
+                C::send(&mut pong_tx, v);
+            }
+        });
+        s.spawn(move || {
+            pin::thread(0, 2);
+            start.wait();
+            let t0 = Instant::now();
+            for i in 0..trips {
+                C::send(&mut ping_tx, i);
+                check(C::NAME, i, C::recv(&mut pong_rx));
+            }
+            t0.elapsed()
+        })
+        .join()
+        .expect("pinger panicked")
+    });
+    Timing {
+        elapsed,
+        drains: None,
+    }
+}
+
+/// The round-trip floor without the per-trip timer of the report's
+/// `limit` row: one `AtomicU64` bounced (odd values there, even back).
+fn floor_round_trip(trips: u64) -> Timing {
+    let ball = CachePadded::new(AtomicU64::new(0));
+    let start = Barrier::new(2);
+    let elapsed = thread::scope(|s| {
+        let (ball, start) = (&ball, &start);
+        s.spawn(move || {
+            pin::thread(1, 2);
+            start.wait();
+            for i in 0..trips {
+                // Acquire/Release pair with the pinger's Release/Acquire.
+                while ball.load(Ordering::Acquire) != 2 * i + 1 {
+                    spin_loop();
+                }
+                ball.store(2 * i + 2, Ordering::Release);
+            }
+        });
+        s.spawn(move || {
+            pin::thread(0, 2);
+            start.wait();
+            let t0 = Instant::now();
+            for i in 0..trips {
+                // Release/Acquire pair with the echo's Acquire/Release.
+                ball.store(2 * i + 1, Ordering::Release);
+                while ball.load(Ordering::Acquire) != 2 * i + 2 {
+                    spin_loop();
+                }
+            }
+            t0.elapsed()
+        })
+        .join()
+        .expect("pinger panicked")
+    });
+    Timing {
+        elapsed,
+        drains: None,
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let usage = "usage: spsc_lines RING MODE [ITEMS]  (RING: hotq-spsc, rtrb, ringbuf, floor; \
+                 MODE: keep-pace, fall-behind, round-trip; ITEMS: default 10000000, trips in round-trip mode)";
+    let (Some(ring), Some(mode)) = (args.first(), args.get(1).and_then(|m| Mode::parse(m))) else {
+        eprintln!("{usage}");
+        std::process::exit(2);
+    };
+    let items = match args.get(2).map(|n| n.parse::<u64>()) {
+        None => 10_000_000,
+        Some(Ok(n)) if n > 0 => n,
+        Some(_) => {
+            eprintln!("spsc_lines: ITEMS must be a positive integer\n{usage}");
+            std::process::exit(2);
+        }
+    };
+    if !["hotq-spsc", "rtrb", "ringbuf", "floor"].contains(&ring.as_str()) {
+        eprintln!("spsc_lines: `{ring}` is not one of the rings\n{usage}");
+        std::process::exit(2);
+    }
+    pin::configure(true);
+    let pinned = pin::cores() >= 2;
+    let timing = if ring == "floor" {
+        match mode {
+            Mode::RoundTrip => floor_round_trip(items),
+            Mode::KeepPace => {
+                let t0 = Instant::now();
+                floor::throughput(items, CAPACITY);
+                Timing {
+                    elapsed: t0.elapsed(),
+                    drains: None,
+                }
+            }
+            Mode::FallBehind => {
+                eprintln!("spsc_lines: the floor has no fall-behind mode");
+                std::process::exit(2);
+            }
+        }
+    } else {
+        let mut run = Run {
+            ring: ring.clone(),
+            mode,
+            items,
+            timing: None,
+        };
+        contenders::each_channel(&mut run);
+        run.timing
+            .expect("every SPSC ring is a contender of the report")
+    };
+    let per = |d: Duration| d.as_secs_f64() * 1e9 / items as f64;
+    let mut line = format!(
+        "ring={ring} mode={} items={items} pinned={pinned} ns_per_item={:.2}",
+        args[1],
+        per(timing.elapsed)
+    );
+    if let Some(d) = timing.drains {
+        line += &format!(" drain_ns={:.2}", per(d));
+    }
+    println!("{line}");
+}
