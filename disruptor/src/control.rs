@@ -82,6 +82,14 @@ impl Control {
         }
     }
 
+    /// A consumer stopped (a processor's thread ends, a poller finds the
+    /// stream finished or is dropped), after its last sequence store: wakes
+    /// the shutdown's drain, which parks whatever the wait strategies are.
+    /// Once per consumer, so it signals even where `progress` does not.
+    pub(crate) fn stopped(&self) {
+        self.notifier.signal();
+    }
+
     /// Records `panic` if it is the first.
     pub(crate) fn record_panic(&self, panic: HandlerPanic) {
         let mut slot = self.panic.lock().unwrap_or_else(|e| e.into_inner());

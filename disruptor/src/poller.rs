@@ -149,6 +149,9 @@ impl<E> EventPoller<E> {
             // The last producer went and this poller has handled its last
             // event: nothing more will come.
             if shared.control.is_finished(next) {
+                // The drain may be parked waiting for this poller's last
+                // release (made by an earlier call).
+                shared.control.stopped();
                 return Err(PollError::Halted);
             }
             return Ok(0);
@@ -238,7 +241,9 @@ impl<E> Drop for EventPoller<E> {
         // only read-modify-writes), or its overwrite races them.
         self.sequence.store(Sequence::MAX, Ordering::Release);
         if let Some(link) = self.link.get() {
-            link.shared.control.progress();
+            // `stopped`, not `progress`: the drain parks whatever the wait
+            // strategies are, and no longer waits for this poller.
+            link.shared.control.stopped();
         }
     }
 }

@@ -280,6 +280,8 @@ impl<E, C: Consume<E>> BatchEventProcessor<E, C> {
     }
 
     fn finish(&mut self) {
+        // After the last sequence store: wakes the drain (its leaves passed).
+        self.shared.control.stopped();
         if let Err(payload) = catch_unwind(AssertUnwindSafe(|| self.consumer.on_shutdown())) {
             // As any other panic: logged under LogAndSkip, else reported.
             let panic = HandlerPanic::new(&self.name, None, &*payload);

@@ -32,6 +32,14 @@ pub(crate) struct Shared<E> {
     threads: Mutex<Vec<(JoinHandle<()>, bool)>>,
 }
 
+/// The longest the shutdown's drain stays parked before it re-checks the
+/// leaves by itself: the bound on its latency when no signal comes (a
+/// poller that handled the last event and is not polled again). Every
+/// other way a drain ends signals, so this only bounds a corner case; the
+/// old 100 µs poll woke the drain some 100 times in a 20 ms drain
+/// (`examples/shutdown_latency.rs`).
+const DRAIN_BACKSTOP: Duration = Duration::from_millis(10);
+
 /// How the last producer handle goes.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Release {
@@ -178,7 +186,16 @@ impl<E> Shared<E> {
         }
     }
 
-    /// Waits until every leaf has passed `target` or the disruptor halts.
+    /// Waits until every leaf has passed `target` or the disruptor halts:
+    /// a few snoozes (a drain of a consumer that keeps pace is short), then
+    /// parked on the notifier. What wakes it: each processor's thread as it
+    /// stops (past `target`, after its last sequence store), a poller's
+    /// poll that finds the stream finished or its drop, and the halt; each
+    /// signals after the store that may make the drain ready, which is the
+    /// store→load order of [`Notifier`](crate::wait::Notifier)'s protocol.
+    /// A poller that handled the last event wakes the drain at its next
+    /// poll, so each park also ends after [`DRAIN_BACKSTOP`] (or at the
+    /// deadline), and the loop re-checks.
     fn drain(&self, target: Sequence, timeout: Option<Duration>) -> Result<(), ShutdownError> {
         let deadline = timeout.map(|d| (d, Instant::now() + d));
         let backoff = Backoff::new();
@@ -192,16 +209,20 @@ impl<E> Shared<E> {
         // (`BatchEventProcessor::run`, `EventPoller::poll`). The loom model
         // `poller_releases_each_slot_and_the_drain_waits_for_it` fails
         // without that fence.
-        while !self.control.is_halted()
-            && self.min_gating(Sequence::MAX, Ordering::Relaxed) < target
-        {
+        let drained = || {
+            self.control.is_halted() || self.min_gating(Sequence::MAX, Ordering::Relaxed) >= target
+        };
+        while !drained() {
+            let mut nap = DRAIN_BACKSTOP;
             if let Some((d, deadline)) = deadline {
-                if Instant::now() >= deadline {
+                let now = Instant::now();
+                if now >= deadline {
                     return Err(ShutdownError::Timeout(d));
                 }
+                nap = nap.min(deadline - now);
             }
             if backoff.is_completed() {
-                backoff.sleep(Duration::from_micros(100));
+                self.control.notifier.park(drained, Some(nap));
             } else {
                 backoff.snooze();
             }

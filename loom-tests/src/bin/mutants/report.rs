@@ -188,5 +188,14 @@ pub fn write_md(
             }
         }
     }
+    // The hand-made mutations (a guarded invariant broken by hand, not an
+    // ordering weakened by this tool) are kept as they were written.
+    if let Some(at) = old_md.find(HAND_MADE) {
+        let _ = write!(w, "\n{}", &old_md[at..]);
+    }
     Ok(md)
 }
+
+/// The heading of `MUTANTS.md`'s hand-written section, which `--write`
+/// carries over unchanged.
+const HAND_MADE: &str = "## Hand-made mutations";
