@@ -125,7 +125,7 @@ impl<T> Consumer<T> {
             ptr::copy_nonoverlapping(b, out.as_mut_ptr().add(a_len), b_len);
         }
         claim.end();
-        self.advance(n);
+        self.advance(n, ());
         n
     }
 
@@ -245,8 +245,9 @@ impl<T> Consumer<T> {
         // considers it initialised again: it is dropped by the caller only.
         let value = unsafe { self.ring.slot(head).read() };
         claim.end();
-        self.advance(1);
-        value
+        // The value is carried through `advance`'s cold wake call, so a
+        // pop loop keeps it in a register (see `advance`).
+        self.advance(1, value)
     }
 
     /// The free-running index of the oldest item.
@@ -259,15 +260,28 @@ impl<T> Consumer<T> {
     }
 
     /// Frees the next `n` slots, whose items the caller has moved out or
-    /// dropped.
+    /// dropped, and hands `carry` back: what the caller needs afterwards
+    /// (`pop`'s item), threaded through the cold wake call so that a loop
+    /// of pops keeps it, and the new head, in registers (callgrind:
+    /// `benches/examples/hot_path`, one instruction per pop fewer than a
+    /// plain call, which left the head to reload from memory).
     #[inline]
-    pub(crate) fn advance(&mut self, n: usize) {
-        self.cursor.own = self.cursor.own.wrapping_add(n);
+    pub(crate) fn advance<C>(&mut self, n: usize, carry: C) -> C {
+        let own = self.cursor.own.wrapping_add(n);
         // Release pairs with the producer's Acquire load of head in
         // `Producer::free_slots`: our reads (and drops) of these slots
         // happen before its next writes into them.
-        self.ring.head.store(self.cursor.own, Ordering::Release);
-        self.ring.waiters.room.wake_if_waiting();
+        self.ring.head.store(own, Ordering::Release);
+        let cursor = &mut self.cursor;
+        // The cold path writes the new head into the cursor before it runs
+        // the waker, which may panic; the hot path writes it once, here.
+        let (own, carry) = self
+            .ring
+            .waiters
+            .room
+            .wake_if_waiting_carrying((own, carry), |&(own, _)| cursor.own = own);
+        cursor.own = own;
+        carry
     }
 }
 

@@ -64,8 +64,9 @@ impl WaitSlot {
     }
 
     /// The worker's side, right after it stored its index (or the
-    /// abandoned flag): wakes the waiter if there is one. Two instructions
-    /// when nobody waits: a load and a branch.
+    /// abandoned flag): wakes the waiter if there is one. A load, a test
+    /// and a branch when nobody waits (x86-64: an atomic load is never
+    /// folded into the compare).
     #[inline(always)]
     pub(crate) fn wake_if_waiting(&self) {
         barrier::light();
@@ -76,6 +77,32 @@ impl WaitSlot {
         if self.state.load(Ordering::Relaxed) != IDLE {
             self.wake_slow();
         }
+    }
+
+    /// As [`wake_if_waiting`](Self::wake_if_waiting), for a caller in a
+    /// hot loop: hands `carry` back unchanged, and runs `settle` on it
+    /// first on the cold path only, before the waker (which may panic).
+    /// What the caller needs after the call travels through the cold
+    /// call's argument and return registers, so the hot path neither
+    /// keeps it in a callee-saved register nor reloads it from memory the
+    /// call might have changed; `settle` lets the caller write its own
+    /// state once, after the branch, on the hot path.
+    #[inline(always)]
+    pub(crate) fn wake_if_waiting_carrying<C>(&self, carry: C, settle: impl FnOnce(&C)) -> C {
+        barrier::light();
+        // Relaxed: as in `wake_if_waiting`.
+        if self.state.load(Ordering::Relaxed) != IDLE {
+            return self.wake_slow_carrying(carry, settle);
+        }
+        carry
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn wake_slow_carrying<C>(&self, carry: C, settle: impl FnOnce(&C)) -> C {
+        settle(&carry);
+        self.wake_slow();
+        carry
     }
 
     #[cold]

@@ -1,0 +1,66 @@
+//! One round of the report's SPSC single-item throughput workload
+//! (`benches/src/workloads/spsc.rs`, `Ops::Single`) against hotq-spsc
+//! alone: capacity 1024, `u64` items `0..ITEMS`, one producer thread
+//! pushing, one consumer thread popping and checking each item is the next
+//! expected, both retrying with the report's backoff (64 spins, then
+//! yields). Prints M items/s from the start signal to the last pop.
+//! Built by `ab_spsc_try_path.sh` against each revision's `hotq-spsc`
+//! (only `RingBuffer::new`, `push`, `pop`: the API both sides of the A/B
+//! have). No core pinning, unlike the report: the crate under test has no
+//! such dependency, and both binaries run alike.
+
+use std::hint::spin_loop;
+use std::sync::Barrier;
+use std::thread;
+use std::time::Instant;
+
+const CAPACITY: usize = 1024;
+const SPINS: u32 = 64;
+
+fn until<T>(mut op: impl FnMut() -> Option<T>) -> T {
+    let mut tries = 0;
+    loop {
+        if let Some(v) = op() {
+            return v;
+        }
+        if tries < SPINS {
+            tries += 1;
+            spin_loop();
+        } else {
+            thread::yield_now();
+        }
+    }
+}
+
+fn main() {
+    let items: u64 = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(50_000_000);
+    let (mut tx, mut rx) = hotq_spsc::RingBuffer::<u64>::new(CAPACITY);
+    let start = Barrier::new(2);
+    let elapsed = thread::scope(|s| {
+        let start = &start;
+        s.spawn(move || {
+            start.wait();
+            for i in 0..items {
+                until(|| tx.push(i).ok());
+            }
+        });
+        let consumer = s.spawn(move || {
+            start.wait();
+            let t0 = Instant::now();
+            let mut sum = 0u64;
+            for i in 0..items {
+                let got = until(|| rx.pop().ok());
+                assert_eq!(got, i, "lost, duplicated or reordered an item");
+                sum = sum.wrapping_add(got);
+            }
+            let elapsed = t0.elapsed();
+            assert_eq!(sum, items.wrapping_mul(items.wrapping_sub(1)) / 2);
+            elapsed
+        });
+        consumer.join().expect("consumer panicked")
+    });
+    println!("{:.3}", items as f64 / elapsed.as_secs_f64() / 1e6);
+}
