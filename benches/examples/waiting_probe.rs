@@ -45,7 +45,7 @@ fn main() {
         match who {
             "hotq" => run::<blocking::HotqSpscBlocking>(what, n),
             "crossbeam" => run::<hotq_benches::contenders::CrossbeamChannel>(what, n),
-            "kanal" => run::<blocking::KanalBlocking>(what, n),
+            "kanal" => run::<hotq_benches::contenders::Kanal>(what, n),
             _ => panic!("who"),
         }
     };
