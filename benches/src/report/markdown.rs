@@ -385,8 +385,15 @@ pub fn readme(h: &Header, workloads: &[Workload]) -> String {
             goals_table(&goals)
         );
     }
-    let mut suites: Vec<&str> = workloads.iter().map(|w| w.suite).collect();
-    suites.dedup();
+    // In order of first appearance: a suite's workloads need not be
+    // adjacent (the channels suite's wake-up rows come after its async
+    // suite), and each suite gets one table.
+    let mut suites: Vec<&str> = Vec::new();
+    for w in workloads {
+        if !suites.contains(&w.suite) {
+            suites.push(w.suite);
+        }
+    }
     for suite in suites {
         let ws: Vec<&Workload> = workloads.iter().filter(|w| w.suite == suite).collect();
         let sts: Vec<WorkloadStats> = ws.iter().map(|w| stats::of(w)).collect();
@@ -400,7 +407,17 @@ pub fn readme(h: &Header, workloads: &[Workload]) -> String {
         }
         let unit = ws[0].unit.label();
         let _ = writeln!(s, "**{suite}** (median {unit})\n");
-        let cols: Vec<String> = ws.iter().map(|w| w.name.clone()).collect();
+        // A column in another unit than the table's says its own.
+        let cols: Vec<String> = ws
+            .iter()
+            .map(|w| {
+                if w.unit == ws[0].unit {
+                    w.name.clone()
+                } else {
+                    format!("{} ({})", w.name, w.unit.label())
+                }
+            })
+            .collect();
         let _ = writeln!(s, "| contender | {} |", cols.join(" | "));
         let _ = writeln!(s, "|---|{}", "---|".repeat(cols.len()));
         for name in names {
