@@ -107,12 +107,13 @@ add_targets() {
 
 # The three queue crates as crates.io serves them: `cargo package` (with
 # hotq-testkit, their published dev-dependency), each .crate unpacked
-# outside the workspace and its whole test suite run there, hotq-testkit
-# taken from its own unpacked package (as if it were published; a
-# `[patch]`). `--all-features` turns on `test-hooks`, which the tests that
-# start near the index wrap need (they are left out without it). 119 s
-# here at a load average of 17 (2 cores), the dependencies already built
-# by the steps above (the workspace's target dir is shared).
+# outside the workspace and every one of its test targets built there
+# (`--all-features`: `test-hooks` turns on the tests that start near the
+# index wrap), hotq-testkit taken from its own unpacked package (as if it
+# were published; a `[patch]`). Built, not run: a file the package lacks
+# fails the build (a module, a test's shared `common/`), and no test reads
+# a file of its package at run time (their only reads are of /proc), so a
+# run would repeat the cargo test step's run of the same code.
 PACKAGED=(hotq-testkit hotq-spsc hotq-mpmc hotq-disruptor)
 packaged_tests() {
     local root=$PWD dir version p
@@ -129,13 +130,13 @@ packaged_tests() {
     for p in "${PACKAGED[@]:1}"; do
         echo "-- $p, unpacked"
         (cd "$dir/$p-$version" &&
-            CARGO_TARGET_DIR="$root/target" cargo test --all-features \
+            CARGO_TARGET_DIR="$root/target" cargo test --all-features --no-run \
                 --config "patch.crates-io.hotq-testkit.path='$dir/hotq-testkit-$version'") ||
             { rm -rf "$dir"; return 1; }
     done
     rm -rf "$dir"
 }
-step "packaged crates: tests in the unpacked .crate files" packaged_tests
+step "packaged crates: every test target builds from the unpacked .crate files" packaged_tests
 
 # MSRV: the libraries build with the declared `rust-version` (1.85) with
 # default, all and no features. The test suites need 1.88 (proptest 1.12,
@@ -198,11 +199,10 @@ step "no_std: thumbv7em builds, thumbv6m is refused" no_std
 # exist: hotq-mpmc's 64-bit positions (the stalled-producer ABA test) and
 # the wrap tests. Linking needs the 32-bit C runtime (`gcc-multilib`),
 # which the step installs with apt-get when it can. hotq-disruptor: its
-# unit and doc tests run there and its other test targets are built (its
-# threaded suites test nothing width-dependent: sequences are `i64`
-# everywhere). 161 s here from an empty
-# target/i686-unknown-linux-gnu at a load average of 17 to 27, most of it
-# building; the tests themselves run in about 60 s.
+# unit tests only (its sequences are `i64` everywhere, so its threaded
+# suites and examples test nothing width-dependent; building its 18 test
+# targets for i686 as well was about a third of this step). 99 s in a
+# fresh clone on 2026-12-02 with them, most of it building.
 I686_CRATES=(-p hotq-spsc -p hotq-mpmc)
 i686_tests() {
     has_rustup && add_targets i686-unknown-linux-gnu || return $SKIP
@@ -218,9 +218,7 @@ i686_tests() {
     fi
     local t=(--locked --target i686-unknown-linux-gnu)
     cargo test "${t[@]}" "${I686_CRATES[@]}" &&
-        cargo test "${t[@]}" -p hotq-disruptor --lib &&
-        cargo test "${t[@]}" -p hotq-disruptor --doc &&
-        cargo test "${t[@]}" -p hotq-disruptor --no-run
+        cargo test "${t[@]}" -p hotq-disruptor --lib
 }
 step "32-bit: tests on i686-unknown-linux-gnu" i686_tests
 
@@ -238,13 +236,6 @@ step "waiting tests (release)" cargo test --locked --release -p hotq-spsc --test
 # threads on 2 cores): its own step, so its time shows apart. About 60 s
 # at a load average of 20 on a 2-core machine.
 step "disruptor stress tests (release)" cargo test --locked --release -p hotq-disruptor --test stress
-# The loom models, in their own target dir: `--cfg loom` changes every
-# crate's flags, and sharing a target dir would rebuild the normal one.
-# rustdoc takes its flags from RUSTDOCFLAGS: without `--cfg loom` there it
-# would build the crate's doc tests against the non-loom dependencies
-# (`syn`, for the mutation tool), which the loom build does not link.
-step "loom models" env RUSTFLAGS="--cfg loom" RUSTDOCFLAGS="--cfg loom" \
-    cargo test --locked --release -p hotq-loom-tests --target-dir target/loom
 
 # ---- miri, ThreadSanitizer, fuzzing (nightly tools) ------------------------
 # Each prints `SKIP: <why>` and is counted as skipped when nightly or its
@@ -354,10 +345,15 @@ MIRI_CONCURRENT_FULL=(
 # cases: 16 threads on 2 cores under TSan take minutes each).
 # hotq-disruptor: every test file that runs processors on real threads
 # (17 s here; a Relaxed single-producer cursor store makes TSan report the
-# event slot's data race). graph, drop_never_hangs, publish_timeout, state
-# and ported_disruptor_rs add 21 s of test time (graph 18 s: five handler
-# threads on rings of 1 to 1024), measured at a load average of 20.
-TSAN_DISRUPTOR="-p hotq-disruptor --test stress --test topology --test blocking --test shutdown --test panic --test poller --test dropped_stages --test drops --test linearizability --test graph --test drop_never_hangs --test publish_timeout --test state --test ported_disruptor_rs"
+# event slot's data race), and graph (five handler threads on rings of 1
+# to 1024: 8 s). The full run adds dropped_stages, drop_never_hangs,
+# publish_timeout, state and ported_disruptor_rs: their tests take under a
+# second together here, but building the five instrumented binaries took
+# about 25 s of the step's 72 s of disruptor building in a fresh clone
+# (2026-12-02); what they drive (stages dropped, the stream's closing
+# drop, timed claims) runs under miri and in cargo test.
+TSAN_DISRUPTOR="-p hotq-disruptor --test stress --test topology --test blocking --test shutdown --test panic --test poller --test drops --test linearizability --test graph"
+TSAN_DISRUPTOR_REST="--test dropped_stages --test drop_never_hangs --test publish_timeout --test state --test ported_disruptor_rs"
 TSAN_CHANNELS="-p hotq-mpmc --test channel --test channel_linearizability"
 # hotq-spsc's waiting tests (debug sizes: 50,000 items per case): 3 s of
 # test time here, after the instrumented build.
@@ -374,12 +370,13 @@ TSAN_FULL=(
     "-p hotq-spsc --test stress --test waiting"
     "-p hotq-mpmc --test stress"
     "$TSAN_CHANNELS"
-    "$TSAN_DISRUPTOR"
+    "$TSAN_DISRUPTOR $TSAN_DISRUPTOR_REST"
 )
 # Seconds per fuzz target in ./test.sh (fuzz/run.sh defaults to 60): 10,
 # down from 15 on 2026-12-02 when a fresh clone's run came to about 1,900 s
-# of its 1,800 (7 targets: 35 s saved; the model targets still make
-# 100k-200k runs each).
+# of its 1,800 (the model targets still make 100k-200k runs each).
+# fuzz/run.sh runs two targets at a time, so the 7 targets take about
+# 4 x 10 s of wall time after the build.
 FUZZ_SECONDS=${HOTQ_FUZZ_SECONDS:-10}
 if [ -n "${HOTQ_FULL:-}" ]; then
     scope=full
@@ -518,6 +515,32 @@ docs_rs() {
         --target-dir target/docsrs
 }
 
+# The loom models, in their own target dir: `--cfg loom` changes every
+# crate's flags, and sharing a target dir would rebuild the normal one.
+# rustdoc takes its flags from RUSTDOCFLAGS: without `--cfg loom` there it
+# would build the crate's doc tests against the non-loom dependencies
+# (`syn`, for the mutation tool), which the loom build does not link.
+# Two test binaries at a time, longest first: in one `cargo test` the
+# binaries ran one after another (a fresh clone, 2026-12-02: build 46 s,
+# disruptor 94 s, mpmc 201 s, spsc 17 s), and hotq-mpmc's models kept 1.4
+# of the 2 cores busy (its last model runs alone for over a minute), so
+# disruptor and spsc now run beside it. loom's own cost here is the
+# kernel's: every model thread is a freshly mapped coroutine stack (two
+# page faults and three system calls per thread per execution), more
+# system time than user time in this VM.
+LOOM_LINES=(
+    "--test mpmc"
+    "--test disruptor"
+    "--lib --bins --test spsc --test ordering_sites"
+    "--doc"
+)
+loom_models() (
+    export RUSTFLAGS="--cfg loom" RUSTDOCFLAGS="--cfg loom"
+    local loom=(cargo test --locked --release -p hotq-loom-tests --target-dir target/loom)
+    "${loom[@]}" --no-run && run_two_at_a_time LOOM_LINES "${loom[@]}"
+)
+
+step "loom models" loom_models
 step "docs.rs build (nightly, all features, doc(cfg))" docs_rs
 step "miri ($scope)" miri
 step "ThreadSanitizer (stress tests, $scope)" tsan
