@@ -306,12 +306,17 @@ MIRI_FULL=(
     # before the others; the same path runs in tests/shutdown.rs.
     "-p hotq-disruptor -- --skip SingleProducer<E>::shutdown_timeout"
 )
-# miri, second pass (tree borrows, 8 schedules each): the concurrency tests.
+# miri, second pass (tree borrows, several schedules each): the
+# concurrency tests, 4 seeds in ./test.sh and 8 in the full run. Each seed
+# is a whole run of the test binary, miri's start-up included (about 7 s
+# of CPU here before the first test: hotq-mpmc's 5 unit tests take 2.2 s a
+# seed and 72 s of CPU for 8 seeds), so 8 seeds took about 120 s of the
+# step in a fresh clone (2026-12-02) and 4 take about 60.
 # The subset: hotq-mpmc's unit tests, whose seam tests stop a producer
 # between its claim and its publish (spsc's linearizability histories take
 # about 9 min for 8 seeds here: full run only).
 # hotq-disruptor: panic (producers blocked on a full ring while a handler
-# panics, clones halted together, publish closures panicking): 53 s for the
+# panics, clones halted together, publish closures panicking): 53 s for
 # 8 seeds here (54 s wall at a load average of 4).
 MIRI_CONCURRENT=(
     "-p hotq-mpmc --lib"
@@ -460,19 +465,19 @@ run_two_at_a_time() {
 }
 
 # miri: `-Zmiri-strict-provenance -Zmiri-symbolic-alignment-check` over
-# the first list (two lines at a time), then `-Zmiri-tree-borrows` with 8
-# seeds of the scheduler over the concurrency tests. Tests shrink their
+# the first list (two lines at a time), then `-Zmiri-tree-borrows` with 4
+# seeds of the scheduler (8 in the full run) over the concurrency tests. Tests shrink their
 # counts under cfg(miri); the few parts skipped say why where they are.
 miri() {
     has_nightly && nightly_components miri rust-src || return $SKIP
     cargo +nightly miri setup >/dev/null || return 1
-    local first=MIRI_SUBSET second=MIRI_CONCURRENT
+    local first=MIRI_SUBSET second=MIRI_CONCURRENT seeds=4
     if [ $scope = full ]; then
-        first=MIRI_FULL second=MIRI_CONCURRENT_FULL
+        first=MIRI_FULL second=MIRI_CONCURRENT_FULL seeds=8
     fi
     MIRIFLAGS="-Zmiri-strict-provenance -Zmiri-symbolic-alignment-check" \
         run_two_at_a_time $first cargo +nightly miri test --locked || return 1
-    MIRIFLAGS="-Zmiri-tree-borrows -Zmiri-many-seeds=0..8" \
+    MIRIFLAGS="-Zmiri-tree-borrows -Zmiri-many-seeds=0..$seeds" \
         run_each $second cargo +nightly miri test --locked
 }
 
