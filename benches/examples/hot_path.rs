@@ -9,7 +9,10 @@
 //! valgrind --tool=callgrind target/release/examples/hot_path rtrb 0   # setup only
 //! ```
 //! (instructions per item = difference / (200 × 1024)). With `--batch` the
-//! same items move as slices of 256.
+//! same items move as slices of 256. Besides the report's contenders,
+//! `hotq-spsc-fenced` is hotq-spsc with fenced wait slots (a
+//! `fence(SeqCst)` per push and per pop, as where `membarrier` is missing):
+//! its difference from `hotq-spsc` is what the asymmetric barrier saves.
 
 use std::hint::black_box;
 
@@ -84,6 +87,8 @@ fn main() {
     contenders::each_channel(&mut run);
     contenders::each_waiting_channel(&mut run);
     ChannelVisitor::visit::<contenders::HotqMpmcChannelTry>(&mut run);
+    // The alternative to hotq-spsc's asymmetric barrier (issue #13).
+    ChannelVisitor::visit::<contenders::HotqSpscFenced>(&mut run);
     if !run.found {
         eprintln!("hot_path: no contender named `{name}`");
         std::process::exit(2);

@@ -136,7 +136,7 @@ impl<T> Consumer<T> {
     /// dropping (or forgetting) it leaves them where they are.
     ///
     /// ```
-    /// use hotq_spsc::RingBuffer;
+    /// use hotq_spsc::{ChunkError, RingBuffer};
     ///
     /// let (mut tx, mut rx) = RingBuffer::new(4);
     /// tx.push_slice(&[1, 2, 3]);
@@ -144,8 +144,9 @@ impl<T> Consumer<T> {
     /// let (first, second) = chunk.as_slices();
     /// assert_eq!([first, second].concat(), [1, 2]);
     /// chunk.commit_all();
+    /// // One item left: a chunk of two is refused, and says how many are ready.
+    /// assert_eq!(rx.read_chunk(2).unwrap_err(), ChunkError::TooFewSlots(1));
     /// assert_eq!(rx.pop(), Ok(3));
-    /// assert!(rx.read_chunk(1).is_err());
     /// ```
     pub fn read_chunk(&mut self, n: usize) -> Result<ReadChunk<'_, T>, ChunkError> {
         let ready = self.ready_items(n);

@@ -122,13 +122,14 @@ impl<T> Producer<T> {
     /// dropping it (or forgetting it) commits nothing.
     ///
     /// ```
-    /// use hotq_spsc::RingBuffer;
+    /// use hotq_spsc::{ChunkError, RingBuffer};
     ///
     /// let (mut tx, mut rx) = RingBuffer::new(4);
     /// let chunk = tx.write_chunk_uninit(3).unwrap();
     /// assert_eq!(chunk.fill_from_iter([1, 2, 3]), 3);
     /// assert_eq!(rx.slots(), 3);
-    /// assert!(tx.write_chunk_uninit(2).is_err());
+    /// // One slot free: a chunk of two is refused, and says how many there are.
+    /// assert_eq!(tx.write_chunk_uninit(2).unwrap_err(), ChunkError::TooFewSlots(1));
     /// ```
     pub fn write_chunk_uninit(&mut self, n: usize) -> Result<WriteChunkUninit<'_, T>, ChunkError> {
         let free = self.free_slots(n);
@@ -143,7 +144,7 @@ impl<T> Producer<T> {
     /// of free slots. Uncommitted slots are dropped with the chunk.
     ///
     /// ```
-    /// use hotq_spsc::RingBuffer;
+    /// use hotq_spsc::{ChunkError, RingBuffer};
     ///
     /// let (mut tx, mut rx) = RingBuffer::<u32>::new(4);
     /// let mut chunk = tx.write_chunk(2).unwrap();
@@ -153,6 +154,9 @@ impl<T> Producer<T> {
     /// chunk.commit(1);
     /// assert_eq!(rx.pop(), Ok(42));
     /// assert!(rx.pop().is_err());
+    /// tx.push_slice(&[1, 2]);
+    /// // Two slots free: a chunk of three is refused, and says how many there are.
+    /// assert_eq!(tx.write_chunk(3).unwrap_err(), ChunkError::TooFewSlots(2));
     /// ```
     pub fn write_chunk(&mut self, n: usize) -> Result<WriteChunk<'_, T>, ChunkError>
     where

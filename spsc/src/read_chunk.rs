@@ -106,6 +106,12 @@ impl<'a, T> ReadChunk<'a, T> {
     /// rx.read_chunk(3).unwrap().commit(2);
     /// assert_eq!(rx.pop(), Ok(3));
     /// ```
+    ///
+    /// ```should_panic
+    /// let (mut tx, mut rx) = hotq_spsc::RingBuffer::new(4);
+    /// tx.push_slice(&[1, 2]);
+    /// rx.read_chunk(1).unwrap().commit(2); // panics: the chunk holds 1 item
+    /// ```
     pub fn commit(self, k: usize) {
         /// Frees the dropped slots, on return or on unwind.
         struct Release<'a, T> {

@@ -34,7 +34,7 @@ use core::ptr;
 use crossbeam_utils::CachePadded;
 
 use crate::sync::{Arc, AtomicBool, AtomicUsize, Claim, Ordering, SlotAccess, UnsafeCell};
-use crate::wait::Waiters;
+use crate::wait::{Waiters, barrier};
 use crate::{CapacityError, Consumer, Producer};
 
 /// A bounded single-producer single-consumer ring buffer.
@@ -156,7 +156,7 @@ impl<T> RingBuffer<T> {
     #[allow(clippy::new_ret_no_self)]
     #[must_use = "dropping both halves frees the ring at once"]
     pub fn try_new(capacity: usize) -> Result<(Producer<T>, Consumer<T>), CapacityError> {
-        Self::starting_at(capacity, 0)
+        Self::starting_at(capacity, 0, Barrier::Best)
     }
 
     /// As [`try_new`](Self::try_new), with both free-running indices
@@ -170,14 +170,31 @@ impl<T> RingBuffer<T> {
         capacity: usize,
         index: usize,
     ) -> Result<(Producer<T>, Consumer<T>), CapacityError> {
-        Self::starting_at(capacity, index)
+        Self::starting_at(capacity, index, Barrier::Best)
     }
 
-    /// The constructor: `try_new` starts at index 0, the test hook
-    /// anywhere.
+    /// As [`try_new`](Self::try_new), but the ring's wait slots are
+    /// *fenced* even where the asymmetric barrier (`membarrier`) works:
+    /// every push and pop runs a `fence(SeqCst)` before it checks for a
+    /// waiter, as on a system without the system call. The alternative the
+    /// asymmetric barrier was chosen over, kept buildable so that it can be
+    /// measured against it (`hot_path hotq-spsc-fenced`,
+    /// `spsc_fenced_ab`) and so that tests can run the fenced protocol
+    /// where `membarrier` exists. Not part of the stable API: only with
+    /// the `test-hooks` feature.
+    #[cfg(any(test, feature = "test-hooks"))]
+    #[doc(hidden)]
+    #[allow(clippy::new_ret_no_self)]
+    pub fn fenced(capacity: usize) -> Result<(Producer<T>, Consumer<T>), CapacityError> {
+        Self::starting_at(capacity, 0, Barrier::Fenced)
+    }
+
+    /// The constructor: `try_new` starts at index 0 with the best barrier
+    /// the system has, the test hooks anywhere or fenced.
     fn starting_at(
         capacity: usize,
         index: usize,
+        kind: Barrier,
     ) -> Result<(Producer<T>, Consumer<T>), CapacityError> {
         if capacity == 0 {
             return Err(CapacityError::Zero);
@@ -208,7 +225,12 @@ impl<T> RingBuffer<T> {
             mask: len - 1,
             slots: slots.into_boxed_slice(),
             access: SlotAccess::new(len),
-            waiters: CachePadded::new(Waiters::new()),
+            // Asked only now, once the capacity is known to be good: the
+            // first ring of a process registers it for `membarrier`.
+            waiters: CachePadded::new(Waiters::new(match kind {
+                Barrier::Best => barrier::available(),
+                Barrier::Fenced => false,
+            })),
         });
         let producer = Producer::new(
             Arc::clone(&ring),
@@ -263,6 +285,16 @@ impl<T> RingBuffer<T> {
     pub(crate) fn is_abandoned(&self) -> bool {
         self.abandoned.load(Ordering::Acquire)
     }
+}
+
+/// Which store→load barrier a new ring's wait slots use (`wait::barrier`).
+#[derive(Clone, Copy)]
+enum Barrier {
+    /// The asymmetric one where the system has it, fenced otherwise.
+    Best,
+    /// Fenced, whatever the system has (the `fenced` test hook).
+    #[cfg_attr(not(any(test, feature = "test-hooks")), allow(dead_code))]
+    Fenced,
 }
 
 impl Cursor {
@@ -323,4 +355,24 @@ pub(crate) unsafe fn drop_runs<T>(runs: [(*mut T, usize); 2]) {
     // SAFETY: as for `DropRest`.
     unsafe { ptr::drop_in_place(ptr::slice_from_raw_parts_mut(first, len)) };
     drop(rest);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RingBuffer;
+    use crate::wait::barrier;
+
+    /// The `fenced` hook fences both wait slots whatever the system has,
+    /// and `try_new` fences exactly where the asymmetric barrier is
+    /// missing: an A/B of the two rings compares the two protocols.
+    #[test]
+    fn the_fenced_hook_fences_and_try_new_fences_only_without_membarrier() {
+        let (tx, _rx) = RingBuffer::<u8>::fenced(4).unwrap();
+        assert!(tx.ring().waiters.items.is_fenced());
+        assert!(tx.ring().waiters.room.is_fenced());
+        let (tx, _rx) = RingBuffer::<u8>::try_new(4).unwrap();
+        let fenced = !barrier::available();
+        assert_eq!(tx.ring().waiters.items.is_fenced(), fenced);
+        assert_eq!(tx.ring().waiters.room.is_fenced(), fenced);
+    }
 }

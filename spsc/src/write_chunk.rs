@@ -93,6 +93,11 @@ impl<T> WriteChunk<'_, T> {
     /// assert_eq!(rx.pop(), Ok(9));
     /// assert!(rx.pop().is_err());
     /// ```
+    ///
+    /// ```should_panic
+    /// let (mut tx, _rx) = hotq_spsc::RingBuffer::<u8>::new(4);
+    /// tx.write_chunk(1).unwrap().commit(2); // panics: the chunk has 1 slot
+    /// ```
     pub fn commit(mut self, k: usize) {
         // The extras are dropped by `Drop`, after the publish: a panicking
         // destructor cannot undo a commit.

@@ -96,6 +96,17 @@ impl<'a, T> WriteChunkUninit<'a, T> {
     /// assert_eq!(rx.pop(), Ok('x'));
     /// assert!(rx.pop().is_err());
     /// ```
+    ///
+    /// ```should_panic
+    /// use std::mem::MaybeUninit;
+    ///
+    /// let (mut tx, _rx) = hotq_spsc::RingBuffer::new(4);
+    /// let mut chunk = tx.write_chunk_uninit(1).unwrap();
+    /// chunk.as_mut_slices().0[0] = MaybeUninit::new(1u8);
+    /// // SAFETY: the chunk's one slot was written just above; a `k` beyond
+    /// // the chunk is caught (a panic) before anything is published.
+    /// unsafe { chunk.commit(2) }; // panics: the chunk has 1 slot
+    /// ```
     pub unsafe fn commit(mut self, k: usize) {
         self.publish(k);
     }

@@ -102,6 +102,29 @@ fn blocking_fifo_capacity_16() {
     fifo_both_blocking(16);
 }
 
+/// The fenced protocol (what rings use where `membarrier` is missing) on
+/// real threads where it is not: both sides wait for each other at
+/// capacity 1, every push and pop taking the fenced slow path. A tenth of
+/// the items: the protocol is the same as on every other fenced system,
+/// only the barrier differs.
+#[cfg(feature = "test-hooks")]
+#[test]
+fn a_fenced_ring_hands_over_in_order_both_ways() {
+    within("blocking FIFO on a fenced ring", LIMIT, || {
+        let (mut tx, mut rx) = RingBuffer::<u64>::fenced(1).unwrap();
+        let producer = thread::spawn(move || {
+            for i in 0..ITEMS / 10 {
+                tx.push_timeout(i, LONG).unwrap();
+            }
+        });
+        for expected in 0..ITEMS / 10 {
+            assert_eq!(rx.pop_timeout(LONG), Ok(expected));
+        }
+        assert_eq!(rx.pop_timeout(LONG), Err(PopTimeoutError::Abandoned));
+        producer.join().unwrap();
+    });
+}
+
 /// The shape the waiting layer is for: a real-time producer that only
 /// calls the non-blocking `push` (and yields when full), and a consumer
 /// that parks until there is work.

@@ -25,7 +25,7 @@ pub use crossbeam_channel::CrossbeamChannel;
 pub use flume::Flume;
 pub use hotq_mpmc::HotqMpmc;
 pub use hotq_mpmc_channel::{HotqMpmcChannel, HotqMpmcChannelTry};
-pub use hotq_spsc::HotqSpsc;
+pub use hotq_spsc::{HotqSpsc, HotqSpscFenced};
 pub use kanal::Kanal;
 pub use mutex_deque::MutexDeque;
 pub use ringbuf::Ringbuf;

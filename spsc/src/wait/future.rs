@@ -133,6 +133,30 @@ fn pop_check<T>(consumer: &Consumer<T>) -> Check<()> {
 }
 
 /// The future of [`Producer::push_async`].
+///
+/// Pending while the ring is full; woken when the consumer makes room
+/// (or is dropped). Dropping it before it completes pushes nothing.
+///
+/// ```
+/// use std::future::Future;
+/// use std::pin::pin;
+/// use std::task::{Context, Poll, Waker};
+/// use hotq_spsc::{PushAsyncError, RingBuffer};
+///
+/// let mut cx = Context::from_waker(Waker::noop());
+/// let (mut tx, mut rx) = RingBuffer::new(1);
+/// tx.push(1).unwrap();
+/// {
+///     let mut push = pin!(tx.push_async(2));
+///     assert!(push.as_mut().poll(&mut cx).is_pending()); // full
+///     assert_eq!(rx.pop(), Ok(1)); // room: the waker would be woken now
+///     assert_eq!(push.as_mut().poll(&mut cx), Poll::Ready(Ok(())));
+/// }
+/// drop(rx);
+/// // Full and the consumer gone: the value comes back.
+/// let mut push = pin!(tx.push_async(3));
+/// assert_eq!(push.as_mut().poll(&mut cx), Poll::Ready(Err(PushAsyncError::Abandoned(3))));
+/// ```
 #[must_use = "futures do nothing unless polled"]
 pub struct PushFuture<'a, T> {
     producer: &'a mut Producer<T>,
@@ -194,6 +218,29 @@ impl<T> Drop for PushFuture<'_, T> {
 }
 
 /// The future of [`Consumer::pop_async`].
+///
+/// Pending while the ring is empty; woken when the producer pushes (or is
+/// dropped). Dropping it before it completes takes nothing.
+///
+/// ```
+/// use std::future::Future;
+/// use std::pin::pin;
+/// use std::task::{Context, Poll, Waker};
+/// use hotq_spsc::{PopAsyncError, RingBuffer};
+///
+/// let mut cx = Context::from_waker(Waker::noop());
+/// let (mut tx, mut rx) = RingBuffer::new(1);
+/// {
+///     let mut pop = pin!(rx.pop_async());
+///     assert!(pop.as_mut().poll(&mut cx).is_pending()); // empty
+///     tx.push('a').unwrap(); // the waker would be woken now
+///     assert_eq!(pop.as_mut().poll(&mut cx), Poll::Ready(Ok('a')));
+/// }
+/// drop(tx);
+/// // Empty and the producer gone: no item ever comes.
+/// let mut pop = pin!(rx.pop_async());
+/// assert_eq!(pop.as_mut().poll(&mut cx), Poll::Ready(Err(PopAsyncError::Abandoned)));
+/// ```
 #[must_use = "futures do nothing unless polled"]
 pub struct PopFuture<'a, T> {
     consumer: &'a mut Consumer<T>,

@@ -39,8 +39,9 @@ pub(crate) struct Waiters {
 }
 
 impl Waiters {
-    pub(crate) fn new() -> Self {
-        let asymmetric = barrier::available();
+    /// Both slots of a ring; `asymmetric` is what [`barrier::available`]
+    /// said for it (false: fenced slots).
+    pub(crate) fn new(asymmetric: bool) -> Self {
         Waiters {
             items: WaitSlot::new(asymmetric),
             room: WaitSlot::new(asymmetric),

@@ -63,6 +63,12 @@ impl WaitSlot {
         }
     }
 
+    /// Whether this slot was built fenced (for the constructors' tests).
+    #[cfg(test)]
+    pub(crate) fn is_fenced(&self) -> bool {
+        self.fenced != 0
+    }
+
     /// The worker's side, right after it stored its index (or the
     /// abandoned flag): wakes the waiter if there is one. A load, a test
     /// and a branch when nobody waits (x86-64: an atomic load is never
