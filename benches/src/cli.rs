@@ -31,6 +31,8 @@ pub struct Options {
     pub suite: Suite,
     /// Rounds per workload.
     pub rounds: usize,
+    /// Rounds of the workloads that decide a goal (`None`: `rounds`).
+    pub goal_rounds: Option<usize>,
     /// Items per round of a throughput workload (fewer for the slow shapes,
     /// see the header).
     pub items: u64,
@@ -66,12 +68,15 @@ pub const DEFAULT_TIME: Duration = Duration::from_secs(150);
 
 /// The usage text.
 pub const USAGE: &str = "\
-usage: report [--suite spsc|mpmc|disruptor|waiting|channels|all] [--rounds N] [--items N]
-              [--time S] [--quick] [--out DIR] [--readme README.md] [--no-pin]
+usage: report [--suite spsc|mpmc|disruptor|waiting|channels|all] [--rounds N]
+              [--goal-rounds N] [--items N] [--time S] [--quick] [--out DIR]
+              [--readme README.md] [--no-pin]
        report --compare A/report.json B/report.json
 
   --suite    which workloads (default all)
   --rounds   interleaved rounds per workload (default 25; --quick: 2)
+  --goal-rounds  rounds of the workloads that decide a goal (default: --rounds);
+             more of them share the same --time, so every run gets shorter
   --items    items per run of a throughput workload at most (default 50000000;
              --quick: 20000); a run gets fewer when its share of --time ends first
   --time     seconds the whole run's rounds share, calibration included (default
@@ -88,6 +93,7 @@ impl Options {
         let mut o = Options {
             suite: Suite::All,
             rounds: 0,
+            goal_rounds: None,
             items: 0,
             quick: false,
             out: default_out(),
@@ -114,6 +120,10 @@ impl Options {
                     }
                 }
                 "--rounds" => o.rounds = number(&value("--rounds")?, "--rounds")? as usize,
+                "--goal-rounds" => {
+                    o.goal_rounds =
+                        Some(number(&value("--goal-rounds")?, "--goal-rounds")? as usize)
+                }
                 "--items" => o.items = number(&value("--items")?, "--items")?,
                 "--quick" => o.quick = true,
                 "--out" => o.out = value("--out")?.into(),
@@ -171,6 +181,7 @@ impl Options {
     pub fn plan(&self, items: u64) -> Plan {
         Plan {
             rounds: self.rounds,
+            goal_rounds: self.goal_rounds.filter(|&g| g != self.rounds),
             items,
             budget: self.budget(),
             schedule: self.schedule.clone(),
@@ -237,6 +248,10 @@ mod tests {
             Some(Duration::from_secs(30))
         );
         assert_eq!(parse("--quick --rounds 3 --items 7").unwrap().rounds, 3);
+        let o = parse("--rounds 20 --goal-rounds 40").unwrap();
+        assert_eq!((o.rounds, o.plan(1).goal_rounds), (20, Some(40)));
+        assert_eq!(parse("--goal-rounds 25").unwrap().plan(1).goal_rounds, None);
+        assert!(parse("--goal-rounds 0").unwrap_err().contains("positive"));
     }
 
     #[test]
