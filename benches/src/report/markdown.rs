@@ -200,17 +200,17 @@ pub fn decided_cell(g: &Goal) -> String {
         None => format!("no floor, all {}", g.rounds),
         Some(floor::Mode::Steady) => format!("steady floor, all {}", g.rounds),
         Some(mode) => {
-            let top = g.by_mode.iter().find(|m| m.mode == mode);
+            let top = g.mode_rounds.iter().find(|(m, _)| *m == mode);
             let others: Vec<String> = g
-                .by_mode
+                .mode_rounds
                 .iter()
-                .filter(|m| m.mode != mode)
-                .map(|m| format!("{} {}", m.mode.label(), m.rounds))
+                .filter(|(m, _)| *m != mode)
+                .map(|(m, n)| format!("{} {n}", m.label()))
                 .collect();
             format!(
                 "{} floor, {} of {}{}",
                 mode.label(),
-                top.map_or(0, |m| m.rounds),
+                top.map_or(0, |(_, n)| *n),
                 g.rounds,
                 if others.is_empty() {
                     String::new()
@@ -596,6 +596,32 @@ mod tests {
         );
         assert!(text.contains("fast floor, 2 rounds") && text.contains("slow floor, 6 rounds"));
         assert!(text.contains("1 by the slow") && text.contains("0 whose modes disagree"));
+        // A goal over two workloads counts the rounds of both, including
+        // a mode that only one of them had.
+        let single = workload(
+            "cap 1024, single",
+            &[
+                ("hotq-spsc", Kind::Ours, &[100.0; 6]),
+                ("limit", Kind::Limit, &[800.0; 6]),
+            ],
+        );
+        let batch = workload(
+            "cap 1024, batch 16",
+            &[
+                (
+                    "hotq-spsc",
+                    Kind::Ours,
+                    &[500.0, 500.0, 150.0, 150.0, 150.0, 150.0],
+                ),
+                (
+                    "limit",
+                    Kind::Limit,
+                    &[800.0, 800.0, 250.0, 250.0, 250.0, 250.0],
+                ),
+            ],
+        );
+        let two = goals_table(&goals::evaluate(&[single, batch]));
+        assert!(two.contains("| fast floor, 8 of 12 (slow 4) |"), "{two}");
         let head = floors(&ws);
         assert!(head.contains("floor moved more than 2×") && head.contains("cap 1024, single"));
         let line = floor_line(&ws[0]).unwrap();
