@@ -7,14 +7,19 @@ use std::fmt::Write;
 use serde_json::Value;
 
 /// A goal's key across runs: its text without the one-word names in
-/// brackets (the best peer is chosen per run, `(rtrb)` or `(ringbuf)`).
+/// brackets and the best peer's name (the best peer is chosen per run,
+/// `(rtrb)` or `(ringbuf)`, `(kanal async)` or `(async-channel)`).
 fn key(goal: &str) -> String {
     let mut out = String::new();
     let mut rest = goal;
     while let Some(open) = rest.find(" (") {
         let after = &rest[open + 2..];
         match after.find(')') {
-            Some(close) if !after[..close].contains(' ') && &after[..close] != "medians" => {
+            // A best peer's name may have a space (`kanal async`).
+            Some(close)
+                if rest[..open].ends_with("peer")
+                    || (!after[..close].contains(' ') && &after[..close] != "medians") =>
+            {
                 out.push_str(&rest[..open]);
                 rest = &after[close + 1..];
             }
@@ -201,6 +206,10 @@ mod tests {
         assert_eq!(
             key("SPSC cap 1024, single: hotq-spsc ÷ best SPSC peer (rtrb), per round"),
             key("SPSC cap 1024, single: hotq-spsc ÷ best SPSC peer (ringbuf), per round")
+        );
+        assert_eq!(
+            key("waiting async: ours ÷ best peer (kanal async), per round"),
+            key("waiting async: ours ÷ best peer (async-channel), per round")
         );
         let m = "SPSC hotq-spsc cap 1024, batch 16 ÷ single (medians)";
         assert_eq!(key(m), m);
