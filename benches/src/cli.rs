@@ -31,6 +31,8 @@ pub struct Options {
     pub suite: Suite,
     /// Rounds per workload.
     pub rounds: usize,
+    /// Rounds of the workloads that decide a goal (`None`: `rounds`).
+    pub goal_rounds: Option<usize>,
     /// Items per round of a throughput workload (fewer for the slow shapes,
     /// see the header).
     pub items: u64,
@@ -55,6 +57,14 @@ pub struct Options {
 /// report" for the measurement that chose it).
 pub const DEFAULT_ROUNDS: usize = 25;
 
+/// Rounds of the workloads that decide a goal, by default (unless
+/// `--rounds` or `--quick` is given): in one loaded default run each
+/// (2 cores, load average 14–18), 50 instead of 25 in the same 150 s
+/// narrowed the goals' 95 % intervals from 2.31× to 1.42× (geometric mean
+/// of hi ÷ lo over 35 goals; 1.64× to 1.16× for the 8 with a floor) and
+/// took 226 s against 195 s; 75 took 303 s and narrowed nothing more.
+pub const DEFAULT_GOAL_ROUNDS: usize = 50;
+
 /// Items per run at most, by default: high enough that the time budget,
 /// not this cap, sets a run's length for every contender.
 pub const DEFAULT_ITEMS: u64 = 50_000_000;
@@ -66,12 +76,15 @@ pub const DEFAULT_TIME: Duration = Duration::from_secs(150);
 
 /// The usage text.
 pub const USAGE: &str = "\
-usage: report [--suite spsc|mpmc|disruptor|waiting|channels|all] [--rounds N] [--items N]
-              [--time S] [--quick] [--out DIR] [--readme README.md] [--no-pin]
+usage: report [--suite spsc|mpmc|disruptor|waiting|channels|all] [--rounds N]
+              [--goal-rounds N] [--items N] [--time S] [--quick] [--out DIR]
+              [--readme README.md] [--no-pin]
        report --compare A/report.json B/report.json
 
   --suite    which workloads (default all)
   --rounds   interleaved rounds per workload (default 25; --quick: 2)
+  --goal-rounds  rounds of the workloads that decide a goal (default 50, or
+             --rounds when given; --quick: 2); they share the same --time
   --items    items per run of a throughput workload at most (default 50000000;
              --quick: 20000); a run gets fewer when its share of --time ends first
   --time     seconds the whole run's rounds share, calibration included (default
@@ -88,6 +101,7 @@ impl Options {
         let mut o = Options {
             suite: Suite::All,
             rounds: 0,
+            goal_rounds: None,
             items: 0,
             quick: false,
             out: default_out(),
@@ -114,6 +128,10 @@ impl Options {
                     }
                 }
                 "--rounds" => o.rounds = number(&value("--rounds")?, "--rounds")? as usize,
+                "--goal-rounds" => {
+                    o.goal_rounds =
+                        Some(number(&value("--goal-rounds")?, "--goal-rounds")? as usize)
+                }
                 "--items" => o.items = number(&value("--items")?, "--items")?,
                 "--quick" => o.quick = true,
                 "--out" => o.out = value("--out")?.into(),
@@ -133,6 +151,9 @@ impl Options {
         }
         if o.rounds == 0 {
             o.rounds = if o.quick { 2 } else { DEFAULT_ROUNDS };
+            if !o.quick && o.goal_rounds.is_none() {
+                o.goal_rounds = Some(DEFAULT_GOAL_ROUNDS);
+            }
         }
         if o.items == 0 {
             o.items = if o.quick { 20_000 } else { DEFAULT_ITEMS };
@@ -171,6 +192,7 @@ impl Options {
     pub fn plan(&self, items: u64) -> Plan {
         Plan {
             rounds: self.rounds,
+            goal_rounds: self.goal_rounds.filter(|&g| g != self.rounds),
             items,
             budget: self.budget(),
             schedule: self.schedule.clone(),
@@ -224,6 +246,10 @@ mod tests {
             (Suite::All, DEFAULT_ROUNDS, DEFAULT_ITEMS, false, true)
         );
         assert_eq!(o.time, Some(DEFAULT_TIME));
+        assert_eq!(o.plan(7).goal_rounds, Some(DEFAULT_GOAL_ROUNDS));
+        // --rounds overrides both; --quick has no extra goal rounds.
+        assert_eq!(parse("--rounds 9").unwrap().plan(7).goal_rounds, None);
+        assert_eq!(parse("--quick").unwrap().plan(7).goal_rounds, None);
         assert!(o.plan(7).schedule.is_some());
         let o = parse("--quick --suite mpmc --out /tmp/x --no-pin").unwrap();
         assert_eq!(
@@ -237,6 +263,14 @@ mod tests {
             Some(Duration::from_secs(30))
         );
         assert_eq!(parse("--quick --rounds 3 --items 7").unwrap().rounds, 3);
+        let o = parse("--rounds 20 --goal-rounds 40").unwrap();
+        assert_eq!((o.rounds, o.plan(1).goal_rounds), (20, Some(40)));
+        assert_eq!(parse("--goal-rounds 25").unwrap().plan(1).goal_rounds, None);
+        assert_eq!(
+            parse("--goal-rounds 30").unwrap().plan(1).goal_rounds,
+            Some(30)
+        );
+        assert!(parse("--goal-rounds 0").unwrap_err().contains("positive"));
     }
 
     #[test]

@@ -132,6 +132,9 @@ pub struct Workload {
 pub struct Plan {
     /// Rounds per workload.
     pub rounds: usize,
+    /// Rounds of a workload that decides a goal (see
+    /// [`crate::report::goals::goal_workloads`]), if other than `rounds`.
+    pub goal_rounds: Option<usize>,
     /// Items per run, at most.
     pub items: u64,
     /// How long one run may last when there is no [`Schedule`]: a contender
@@ -278,7 +281,10 @@ pub fn interleave(
     plan: Plan,
     mut entries: Vec<Entry>,
 ) -> Workload {
-    let rounds = plan.rounds;
+    let rounds = match plan.goal_rounds {
+        Some(g) if crate::report::goals::decides_a_goal(&name) => g,
+        _ => plan.rounds,
+    };
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let n = entries.len();
     let slots = n as u64 * (rounds as u64 + CALIBRATION_RUNS);
@@ -404,6 +410,7 @@ mod tests {
         let calls = Rc::new(Cell::new(0u32));
         let plan = Plan {
             rounds: 3,
+            goal_rounds: None,
             items: 5000,
             budget: Duration::from_secs(1),
             schedule: Some(s.clone()),

@@ -37,7 +37,13 @@ pub fn events(items: u64) -> u64 {
 pub fn params(o: &Options) -> Vec<(String, String)> {
     let p = |k: &str, v: String| (k.to_string(), v);
     vec![
-        p("rounds per workload", o.rounds.to_string()),
+        p(
+            "rounds per workload",
+            match o.goal_rounds.filter(|&g| g != o.rounds) {
+                Some(g) => format!("{} ({g} for the workloads that decide a goal)", o.rounds),
+                None => o.rounds.to_string(),
+            },
+        ),
         p("time budget", o.budget_words()),
         p(
             "SPSC throughput",

@@ -281,6 +281,32 @@ fn quick_report_gives_every_contender_a_figure_and_valid_json() {
         };
         assert_eq!(figures, rounds, "{}: every round's figure", g["goal"]);
         assert!(g["flagged"].is_boolean() && g["busy"].is_boolean() && g["seed"].is_u64());
+        // Decided by the dominant floor mode (null: a workload without a
+        // floor row), with the all-rounds verdict kept beside it.
+        assert!(g["all_rounds"]["verdict"].is_string() && g["modes_disagree"].is_boolean());
+        let floors = e["workload"]
+            .as_str()
+            .map(|w| vec![w])
+            .or_else(|| {
+                e["workloads"]
+                    .as_array()
+                    .map(|ws| ws.iter().filter_map(Value::as_str).collect())
+            })
+            .unwrap();
+        let all_have_floors = floors.iter().all(|name| {
+            workloads
+                .iter()
+                .any(|w| w["name"] == *name && !w["floor"].is_null())
+        });
+        // (Two workloads whose floors fell in different modes have no
+        // mode to decide by: all rounds decide.)
+        assert_eq!(
+            g["decided_by"].is_string() || g["modes_apart"] == true,
+            all_have_floors,
+            "{}: {}",
+            g["goal"],
+            g["decided_by"]
+        );
     }
     for w in workloads {
         // Suites without a floor row (the disruptor topologies, the

@@ -16,10 +16,9 @@ pub const MOVED: f64 = 2.0;
 pub enum Mode {
     /// The floor stayed within [`MOVED`]: one mode.
     Steady,
-    /// The better half of a floor that moved (at or past the geometric
-    /// middle of its best and worst rounds).
+    /// The better side of a floor that moved (see [`classify`]).
     Fast,
-    /// The worse half.
+    /// The worse side.
     Slow,
 }
 
@@ -64,15 +63,7 @@ pub fn from_figures(per_round: Vec<f64>, unit: Unit) -> Floor {
     let summary = Summary::of(&per_round);
     let spread = summary.max / summary.min;
     let moved = spread > MOVED;
-    let middle = (summary.max * summary.min).sqrt();
-    let modes = per_round
-        .iter()
-        .map(|&f| match () {
-            _ if !moved => Mode::Steady,
-            _ if (f >= middle) == unit.higher_is_better() => Mode::Fast,
-            _ => Mode::Slow,
-        })
-        .collect();
+    let modes = classify(&per_round, unit);
     Floor {
         per_round,
         summary,
@@ -80,6 +71,55 @@ pub fn from_figures(per_round: Vec<f64>, unit: Unit) -> Floor {
         moved,
         modes,
     }
+}
+
+/// The report's one classifier of the machine's mode: each round's mode
+/// from the floor figures measured in the rounds (`figures`, in round
+/// order; a goal that reads two workloads passes both workloads' floors,
+/// which are the same measurement). A floor within [`MOVED`] (max ÷ min)
+/// is one mode, [`Mode::Steady`]. One that moved is split in two where the
+/// split leaves the least spread on either side (the optimal two-means
+/// split of the figures' logarithms, so a factor of two counts the same at
+/// any scale, and one stray round cannot drag a whole mode across the
+/// line, as a cut at the middle of the extremes would): the better side is
+/// [`Mode::Fast`], the other [`Mode::Slow`].
+pub fn classify(figures: &[f64], unit: Unit) -> Vec<Mode> {
+    if figures.is_empty() {
+        return Vec::new();
+    }
+    let s = Summary::of(figures);
+    if s.max / s.min <= MOVED {
+        return vec![Mode::Steady; figures.len()];
+    }
+    let mut logs: Vec<f64> = figures.iter().map(|f| f.ln()).collect();
+    logs.sort_unstable_by(f64::total_cmp);
+    // Prefix sums give each split's within-side sum of squares in O(1):
+    // n·var = Σx² − (Σx)²/n.
+    let (mut sum, mut sq) = (vec![0.0], vec![0.0]);
+    for &x in &logs {
+        sum.push(sum.last().unwrap() + x);
+        sq.push(sq.last().unwrap() + x * x);
+    }
+    let n = logs.len();
+    let sse = |a: usize, b: usize| {
+        let (k, t) = ((b - a) as f64, sum[b] - sum[a]);
+        sq[b] - sq[a] - t * t / k
+    };
+    let cut = (1..n)
+        .min_by(|&i, &j| (sse(0, i) + sse(i, n)).total_cmp(&(sse(0, j) + sse(j, n))))
+        .expect("a floor that moved has two figures");
+    // Figures at or above the first figure of the upper side are high.
+    let line = logs[cut];
+    figures
+        .iter()
+        .map(|f| {
+            if (f.ln() >= line) == unit.higher_is_better() {
+                Mode::Fast
+            } else {
+                Mode::Slow
+            }
+        })
+        .collect()
 }
 
 /// The floors of the workloads that moved, as `(name, floor)`.
@@ -115,5 +155,26 @@ mod tests {
         let f = from_figures(vec![110.0, 400.0, 120.0], Unit::Nanos);
         assert!(f.moved);
         assert_eq!(f.modes, [Mode::Fast, Mode::Slow, Mode::Fast]);
+    }
+
+    #[test]
+    fn one_stray_round_does_not_carry_a_whole_mode_across_the_line() {
+        // The machine's two speeds, 190 and 65 M items/s, and one round
+        // at 20: a cut at the middle of the extremes (62) would call the
+        // 65s fast; the two-means split keeps them with the slow round.
+        let mut figs = vec![190.0, 185.0, 192.0, 188.0, 65.0, 66.0, 64.0, 67.0];
+        figs.push(20.0);
+        use Mode::*;
+        assert_eq!(
+            classify(&figs, Unit::MItemsPerSec),
+            [Fast, Fast, Fast, Fast, Slow, Slow, Slow, Slow, Slow]
+        );
+        // And one stray slow round among steady fast ones is the only slow.
+        let figs = [190.0, 185.0, 60.0, 192.0, 188.0];
+        assert_eq!(
+            classify(&figs, Unit::MItemsPerSec),
+            [Fast, Fast, Slow, Fast, Fast]
+        );
+        assert!(classify(&[], Unit::Nanos).is_empty());
     }
 }

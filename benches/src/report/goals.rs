@@ -3,8 +3,12 @@
 //! from different workloads) against its target, decided by the 95 %
 //! bootstrap interval of the median ratio: met when the whole interval is
 //! on the goal's side, missed when it is all on the other, undecided when
-//! it straddles the target. Goals, not tests: the report states where we
-//! stand, nothing fails on them.
+//! it straddles the target. The machine has modes (a core pair that keeps
+//! pace, one that falls behind), read off each round's floor by
+//! [`floor::classify`]: a goal is decided by the rounds of its workloads'
+//! dominant mode (the mode with most rounds), and its all-rounds interval
+//! is kept beside it. Goals, not tests: the report states where we stand,
+//! nothing fails on them.
 
 use super::bootstrap::{self, Interval};
 use super::floor;
@@ -73,6 +77,87 @@ impl Evidence {
             Evidence::PerRound { ratios, .. } => Some(bootstrap::median(ratios, seed)),
             Evidence::Medians { a, b, .. } => Some(bootstrap::ratio_of_medians(a, b, seed)),
             Evidence::Point(_) => None,
+        }
+    }
+}
+
+/// The floor's mode in each round of a goal's evidence: one per ratio, or
+/// one per figure of each side.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RoundModes {
+    /// For [`Evidence::PerRound`].
+    PerRound(Vec<floor::Mode>),
+    /// For [`Evidence::Medians`]: `a`'s rounds, then `b`'s.
+    Medians(Vec<floor::Mode>, Vec<floor::Mode>),
+}
+
+impl RoundModes {
+    /// Every round's mode, across the goal's workloads.
+    pub fn all(&self) -> Vec<floor::Mode> {
+        match self {
+            RoundModes::PerRound(m) => m.clone(),
+            RoundModes::Medians(a, b) => a.iter().chain(b).copied().collect(),
+        }
+    }
+}
+
+impl Evidence {
+    /// The modes of `self`'s rounds, classified from the floors of its
+    /// workloads (`None` when one has no floor row). Two workloads' floors
+    /// are classified together: the goals that read two workloads read
+    /// two that run the same floor.
+    pub fn modes(&self, ws: &[Workload]) -> Option<RoundModes> {
+        let floor_of = |name: &str| {
+            let w = workload(ws, name)?;
+            Some((floor::of(w)?, w.unit))
+        };
+        match self {
+            Evidence::PerRound { workload, ratios } => {
+                let (f, _) = floor_of(workload)?;
+                (f.per_round.len() == ratios.len()).then_some(RoundModes::PerRound(f.modes))
+            }
+            Evidence::Medians { workloads, a, b } => {
+                let (fa, unit) = floor_of(&workloads[0])?;
+                let (fb, _) = floor_of(&workloads[1])?;
+                if fa.per_round.len() != a.len() || fb.per_round.len() != b.len() {
+                    return None;
+                }
+                let both: Vec<f64> = fa.per_round.iter().chain(&fb.per_round).copied().collect();
+                let mut modes = floor::classify(&both, unit);
+                let of_b = modes.split_off(a.len());
+                Some(RoundModes::Medians(modes, of_b))
+            }
+            Evidence::Point(_) => None,
+        }
+    }
+
+    /// The rounds of `self` whose mode is `mode` (`None` if a side has
+    /// none).
+    pub fn of_mode(&self, modes: &RoundModes, mode: floor::Mode) -> Option<Evidence> {
+        fn pick(v: &[f64], modes: &[floor::Mode], mode: floor::Mode) -> Vec<f64> {
+            v.iter()
+                .zip(modes)
+                .filter(|(_, m)| **m == mode)
+                .map(|(x, _)| *x)
+                .collect()
+        }
+        match (self, modes) {
+            (Evidence::PerRound { workload, ratios }, RoundModes::PerRound(m)) => {
+                let ratios = pick(ratios, m, mode);
+                (!ratios.is_empty()).then(|| Evidence::PerRound {
+                    workload: workload.clone(),
+                    ratios,
+                })
+            }
+            (Evidence::Medians { workloads, a, b }, RoundModes::Medians(ma, mb)) => {
+                let (a, b) = (pick(a, ma, mode), pick(b, mb, mode));
+                (!a.is_empty() && !b.is_empty()).then(|| Evidence::Medians {
+                    workloads: workloads.clone(),
+                    a,
+                    b,
+                })
+            }
+            _ => None,
         }
     }
 }
@@ -155,12 +240,34 @@ pub struct Goal {
     pub threshold: f64,
     /// The figures behind it, if both rows ran.
     pub evidence: Option<Evidence>,
-    /// The measured ratio (median, min–max), if both rows ran.
+    /// The measured ratio (median, min–max) over all rounds, if both rows
+    /// ran.
     pub measured: Option<Summary>,
-    /// The 95 % bootstrap interval of the median ratio.
+    /// The 95 % bootstrap interval of the median ratio over the rounds of
+    /// the dominant mode (all rounds when the floor was steady or absent).
     pub interval: Option<Interval>,
-    /// `None` when a row is missing.
+    /// The verdict of those rounds; `None` when a row is missing.
     pub verdict: Option<Verdict>,
+    /// The interval over every round, whatever the floor's mode.
+    pub all_interval: Option<Interval>,
+    /// The verdict of every round.
+    pub all_verdict: Option<Verdict>,
+    /// The mode that decided: the one with most rounds over the goal's
+    /// workloads (ties go to the fast mode); `None` when a workload behind
+    /// the goal has no floor row, so all its rounds decide.
+    pub decided_by: Option<floor::Mode>,
+    /// The rounds over the goal's workloads (a goal that reads two
+    /// workloads counts both), of all modes.
+    pub rounds: usize,
+    /// The goal's two workloads ran in different modes (no mode has rounds
+    /// of both): decided by all rounds, and flagged.
+    pub modes_apart: bool,
+    /// Rounds per floor mode over the goal's workloads (empty without a
+    /// floor).
+    pub mode_rounds: Vec<(floor::Mode, usize)>,
+    /// The verdicts of two modes that each had [`MIN_ROUNDS`] differ: a run
+    /// that the other mode dominates would say otherwise.
+    pub modes_disagree: bool,
     /// The floor of a workload behind the goal moved by more than
     /// [`floor::MOVED`] (for a workload with no floor row: some floor of the
     /// run did), so the verdict mixes two modes of the machine.
@@ -168,8 +275,8 @@ pub struct Goal {
     /// Other processes used more than [`BUSY`] cores' worth of CPU (median
     /// over the rounds of the workloads behind the goal).
     pub busy: bool,
-    /// For a per-round goal whose floor moved: the goal read off the
-    /// rounds of each floor mode alone.
+    /// The goal read off the rounds of each floor mode alone (one entry,
+    /// `steady`, when the floor did not move; none without a floor).
     pub by_mode: Vec<ByMode>,
 }
 
@@ -178,8 +285,10 @@ pub struct Goal {
 pub struct ByMode {
     /// The floor's mode in those rounds.
     pub mode: floor::Mode,
-    /// How many rounds.
+    /// How many rounds, over the goal's workloads.
     pub rounds: usize,
+    /// How many back the interval (for two workloads, the fewer side's).
+    pub paired: usize,
     /// The interval of their median ratio.
     pub interval: Interval,
     /// The verdict those rounds alone would give.
@@ -244,21 +353,87 @@ fn goal(what: String, at_least: bool, target: f64, measured: impl Into<Measure>)
     let interval = evidence
         .as_ref()
         .and_then(|e| e.interval(bootstrap::seed_of(&what)));
+    let v = evidence
+        .as_ref()
+        .map(|e| verdict(at_least, target, interval, e.rounds()));
     Goal {
         target: format!("{} {target:.2}", if at_least { "≥" } else { "≤" }),
         at_least,
         threshold: target,
         measured: evidence.as_ref().map(Evidence::summary),
-        verdict: evidence
-            .as_ref()
-            .map(|e| verdict(at_least, target, interval, e.rounds())),
+        verdict: v,
         interval,
+        all_verdict: v,
+        all_interval: interval,
+        decided_by: None,
+        rounds: evidence.as_ref().map_or(0, |e| match e {
+            Evidence::Medians { a, b, .. } => a.len() + b.len(),
+            e => e.rounds(),
+        }),
+        modes_disagree: false,
+        modes_apart: false,
+        mode_rounds: Vec::new(),
         evidence,
         flagged: false,
         busy: false,
         by_mode: Vec::new(),
         what,
     }
+}
+
+/// The modes of `g`'s rounds alone, and its verdict by the dominant one:
+/// fills `by_mode`, `decided_by`, `modes_disagree`, and replaces
+/// `interval` and `verdict` by the dominant mode's (the all-rounds ones
+/// stay in `all_interval` and `all_verdict`).
+pub fn decide(g: &mut Goal, modes: &RoundModes) {
+    let Some(e) = &g.evidence else { return };
+    let all = modes.all();
+    g.mode_rounds = [floor::Mode::Fast, floor::Mode::Slow, floor::Mode::Steady]
+        .into_iter()
+        .map(|m| (m, all.iter().filter(|x| **x == m).count()))
+        .filter(|(_, n)| *n > 0)
+        .collect();
+    g.by_mode = [floor::Mode::Fast, floor::Mode::Slow, floor::Mode::Steady]
+        .into_iter()
+        .filter_map(|mode| {
+            let sub = e.of_mode(modes, mode)?;
+            // The steady mode is every round: the same interval as all
+            // rounds' (the same seed).
+            let seed = match mode {
+                floor::Mode::Steady => bootstrap::seed_of(&g.what),
+                m => bootstrap::seed_of(&format!("{} {}", g.what, m.label())),
+            };
+            let interval = sub.interval(seed)?;
+            Some(ByMode {
+                mode,
+                rounds: all.iter().filter(|m| **m == mode).count(),
+                paired: sub.rounds(),
+                interval,
+                verdict: verdict(g.at_least, g.threshold, Some(interval), sub.rounds()),
+            })
+        })
+        .collect();
+    // Most rounds; of two modes with as many, the fast one.
+    let Some(top) = g
+        .by_mode
+        .iter()
+        .max_by_key(|m| (m.rounds, m.mode == floor::Mode::Fast))
+    else {
+        // Two workloads, each in its own mode: no ratio within one mode.
+        g.modes_apart = true;
+        g.flagged = true;
+        return;
+    };
+    g.decided_by = Some(top.mode);
+    g.interval = Some(top.interval);
+    g.verdict = Some(top.verdict);
+    let decided: Vec<Verdict> = g
+        .by_mode
+        .iter()
+        .filter(|m| m.paired >= MIN_ROUNDS)
+        .map(|m| m.verdict)
+        .collect();
+    g.modes_disagree = decided.windows(2).any(|w| w[0] != w[1]);
 }
 
 /// Flags the goals whose verdicts a moved floor or a busy machine puts in
@@ -283,41 +458,48 @@ fn flag(ws: &[Workload], goals: &mut [Goal]) {
             .filter_map(|r| r.others_load)
             .collect();
         g.busy = !loads.is_empty() && Summary::of(&loads).median > BUSY;
-        if let Evidence::PerRound {
-            workload: w,
-            ratios,
-        } = e
-        {
-            let modes = workload(ws, w)
-                .and_then(floor::of)
-                .filter(|f| f.moved)
-                .map(|f| f.modes);
-            g.by_mode = modes.map_or_else(Vec::new, |modes| {
-                [floor::Mode::Fast, floor::Mode::Slow]
-                    .into_iter()
-                    .filter_map(|mode| {
-                        let v: Vec<f64> = ratios
-                            .iter()
-                            .zip(&modes)
-                            .filter(|(_, m)| **m == mode)
-                            .map(|(r, _)| *r)
-                            .collect();
-                        if v.is_empty() {
-                            return None;
-                        }
-                        let seed = bootstrap::seed_of(&format!("{} {}", g.what, mode.label()));
-                        let interval = bootstrap::median(&v, seed);
-                        Some(ByMode {
-                            mode,
-                            rounds: v.len(),
-                            interval,
-                            verdict: verdict(g.at_least, g.threshold, Some(interval), v.len()),
-                        })
-                    })
-                    .collect()
-            });
+        if let Some(modes) = e.modes(ws) {
+            decide(g, &modes);
         }
     }
+}
+
+/// The workloads whose figures decide a goal (those [`evaluate`] reads),
+/// less the idle-CPU ones: their runs last a fixed time each, whatever the
+/// budget, and their goal is decided by orders of magnitude. `--goal-rounds`
+/// gives these more rounds than the others.
+pub fn goal_workloads() -> Vec<String> {
+    let mut v: Vec<String> = [
+        "cap 1024, single",
+        "cap 1024, batch 16",
+        "cap 1024, batch 256",
+        "round trip",
+        "1P1C",
+        "2P2C",
+        "4P4C",
+        "unicast 1P-1C",
+        "pipeline 1P-3C",
+        "multicast 1P-3C",
+        "diamond 1P-3C",
+        "sequencer 3P-1C",
+        "blocking, cap 1024",
+        "async, cap 1024",
+        "wake-up latency",
+        "async 1P1C",
+        "async 4P1C",
+        "async 4P4C",
+    ]
+    .map(String::from)
+    .into();
+    v.extend(["1P1C", "2P2C", "4P4C", "8P8C"].map(|s| format!("{s} cap 1024")));
+    v.push(format!("{}wake-up latency", crate::channels::WAITS));
+    v
+}
+
+/// Whether the workload called `name` decides a goal (see
+/// [`goal_workloads`]).
+pub fn decides_a_goal(name: &str) -> bool {
+    goal_workloads().iter().any(|w| w == name)
 }
 
 /// Every goal of the issue that this run's workloads can answer.
@@ -690,6 +872,223 @@ pub(crate) mod tests {
             ],
         );
         assert!(evaluate(&[w]).iter().all(|g| !g.flagged && !g.busy));
+    }
+
+    /// A run of 25 rounds whose floor sat in one mode for `fast` of them
+    /// (800 M items/s, hotq-spsc 1.3 × rtrb) and in the other for the rest
+    /// (250 M items/s, 0.9 × rtrb), the modes interleaved.
+    fn two_modes(fast: usize) -> Workload {
+        let mut ours = Vec::new();
+        let mut limit = Vec::new();
+        for k in 0..25 {
+            let wobble = 1.0 + 0.01 * (k % 5) as f64;
+            let in_fast = (k * fast) % 25 < fast;
+            ours.push(if in_fast { 130.0 } else { 90.0 } * wobble);
+            limit.push(if in_fast { 800.0 } else { 250.0 } * wobble);
+        }
+        let fast_rounds = limit.iter().filter(|f| **f >= 800.0).count();
+        assert_eq!(fast_rounds, fast, "the helper's own arithmetic");
+        let peer = [100.0; 25];
+        workload(
+            "cap 1024, single",
+            &[
+                ("hotq-spsc", Kind::Ours, &ours),
+                ("rtrb", Kind::Peer, &peer),
+                ("ringbuf", Kind::Peer, &[50.0; 25]),
+                ("limit", Kind::Limit, &limit),
+            ],
+        )
+    }
+
+    fn spsc_goal(ws: &[Workload]) -> Goal {
+        evaluate(ws)
+            .into_iter()
+            .find(|g| g.what.contains("best SPSC peer"))
+            .unwrap()
+    }
+
+    #[test]
+    fn a_goal_is_decided_by_the_mode_with_most_rounds_and_flags_modes_that_disagree() {
+        use floor::Mode::*;
+        // 13 fast rounds at 1.3 against 12 slow at 0.9: all rounds straddle
+        // 1.2, the fast mode's alone clear it, the slow mode's miss it.
+        let g = spsc_goal(&[two_modes(13)]);
+        assert_eq!(g.decided_by, Some(Fast), "{g:?}");
+        assert_eq!(g.verdict, Some(Verdict::Met), "{g:?}");
+        assert_eq!(g.all_verdict, Some(Verdict::Undecided), "{g:?}");
+        let modes: Vec<_> = g
+            .by_mode
+            .iter()
+            .map(|m| (m.mode, m.rounds, m.verdict))
+            .collect();
+        assert_eq!(
+            modes,
+            [(Fast, 13, Verdict::Met), (Slow, 12, Verdict::Missed)]
+        );
+        assert!(g.modes_disagree && g.flagged && g.rounds == 25, "{g:?}");
+        assert!(g.interval.unwrap().lo > 1.2 && g.all_interval.unwrap().lo < 1.2);
+        // The other mode dominates: the verdict follows it.
+        let g = spsc_goal(&[two_modes(9)]);
+        assert_eq!(
+            (g.decided_by, g.verdict),
+            (Some(Slow), Some(Verdict::Missed))
+        );
+        assert!(g.modes_disagree);
+        // A minority mode too small for a verdict of its own does not
+        // count as disagreeing.
+        let g = spsc_goal(&[two_modes(21)]);
+        assert_eq!((g.decided_by, g.verdict), (Some(Fast), Some(Verdict::Met)));
+        assert!(!g.modes_disagree, "{g:?}");
+    }
+
+    #[test]
+    fn a_steady_floor_decides_by_all_rounds() {
+        let ours = [130.0, 126.0, 140.0, 128.0, 133.0, 131.0, 129.0];
+        let peer = [100.0; 7];
+        let limit = [800.0, 600.0, 810.0, 805.0, 500.0, 795.0, 802.0];
+        let w = workload(
+            "round trip",
+            &[
+                ("hotq-spsc", Kind::Ours, &ours),
+                ("rtrb", Kind::Peer, &peer),
+                ("limit", Kind::Limit, &limit),
+            ],
+        );
+        let g = &evaluate(&[w])[0];
+        assert_eq!(g.decided_by, Some(floor::Mode::Steady));
+        assert_eq!((g.interval, g.verdict), (g.all_interval, g.all_verdict));
+        assert_eq!(g.by_mode.len(), 1);
+        assert!(!g.modes_disagree && !g.flagged);
+        // No floor row: all rounds decide, and no mode is named.
+        let w = workload(
+            "round trip",
+            &[
+                ("hotq-spsc", Kind::Ours, &ours),
+                ("rtrb", Kind::Peer, &peer),
+            ],
+        );
+        let g = &evaluate(&[w])[0];
+        assert_eq!((g.decided_by, g.by_mode.len()), (None, 0));
+        assert_eq!(g.verdict, g.all_verdict);
+    }
+
+    #[test]
+    fn two_workloads_floors_are_classified_together() {
+        use floor::Mode::*;
+        // The single workload ran all fast, the batch one all slow but for
+        // two rounds: each floor alone is steady, together they moved, and
+        // the ratio of medians is read off the fast rounds of both.
+        let single = workload(
+            "cap 1024, single",
+            &[
+                ("hotq-spsc", Kind::Ours, &[100.0; 6]),
+                ("limit", Kind::Limit, &[800.0; 6]),
+            ],
+        );
+        let batch = workload(
+            "cap 1024, batch 16",
+            &[
+                (
+                    "hotq-spsc",
+                    Kind::Ours,
+                    &[500.0, 500.0, 150.0, 150.0, 150.0, 150.0],
+                ),
+                (
+                    "limit",
+                    Kind::Limit,
+                    &[800.0, 800.0, 250.0, 250.0, 250.0, 250.0],
+                ),
+            ],
+        );
+        let goals = evaluate(&[single, batch]);
+        let g = goals.iter().find(|g| g.what.contains("batch 16")).unwrap();
+        let modes: Vec<_> = g
+            .by_mode
+            .iter()
+            .map(|m| (m.mode, m.rounds, m.paired))
+            .collect();
+        // The slow mode has no rounds of the single workload: no entry.
+        assert_eq!(modes, [(Fast, 8, 2)]);
+        assert_eq!(g.decided_by, Some(Fast));
+        assert_eq!(g.mode_rounds, [(Fast, 8), (Slow, 4)]);
+        assert!((g.interval.unwrap().median - 5.0).abs() < 1e-9, "{g:?}");
+        assert!((g.all_interval.unwrap().median - 1.5).abs() < 1e-9, "{g:?}");
+        assert!(!g.modes_apart);
+        // Each workload wholly in its own mode: no mode to decide by; all
+        // rounds decide, flagged.
+        let single = workload(
+            "cap 1024, single",
+            &[
+                ("hotq-spsc", Kind::Ours, &[100.0; 6]),
+                ("limit", Kind::Limit, &[800.0; 6]),
+            ],
+        );
+        let batch = workload(
+            "cap 1024, batch 16",
+            &[
+                ("hotq-spsc", Kind::Ours, &[150.0; 6]),
+                ("limit", Kind::Limit, &[250.0; 6]),
+            ],
+        );
+        let goals = evaluate(&[single, batch]);
+        let g = goals.iter().find(|g| g.what.contains("batch 16")).unwrap();
+        assert!(
+            g.modes_apart && g.flagged && g.decided_by.is_none(),
+            "{g:?}"
+        );
+        assert_eq!((g.verdict, g.interval), (g.all_verdict, g.all_interval));
+    }
+
+    #[test]
+    fn the_goal_workloads_are_exactly_those_the_goals_read() {
+        // Every workload a goal could read, with every contender a goal
+        // names: each goal is then measured, and reads only workloads of
+        // the list (or an idle-CPU one), and each listed one is read.
+        let names = [
+            "hotq-spsc",
+            "rtrb",
+            "ringbuf",
+            "Mutex<VecDeque>",
+            "hotq-mpmc",
+            "ArrayQueue",
+            "hotq-disruptor",
+            "disruptor",
+            "crossbeam-channel arcs",
+            "hotq-spsc blocking",
+            "crossbeam-channel",
+            "hotq-spsc async",
+            "tokio mpsc",
+            "hotq-mpmc-channel",
+        ];
+        let figs = [1.0; 5];
+        let rows: Vec<(&str, Kind, &[f64])> =
+            names.iter().map(|n| (*n, Kind::Peer, &figs[..])).collect();
+        let idle = [
+            "idle CPU".to_string(),
+            format!("{}idle CPU", crate::channels::WAITS),
+        ];
+        let ws: Vec<Workload> = goal_workloads()
+            .iter()
+            .chain(&idle)
+            .map(|n| workload(n, &rows))
+            .collect();
+        let goals = evaluate(&ws);
+        assert!(goals.len() >= 35, "{} goals", goals.len());
+        let mut read = Vec::new();
+        for g in &goals {
+            let e = g
+                .evidence
+                .as_ref()
+                .unwrap_or_else(|| panic!("{} not measured", g.what));
+            for w in e.workloads() {
+                assert!(decides_a_goal(w) || idle.iter().any(|i| i == w), "{w}");
+                read.push(w.to_string());
+            }
+        }
+        for w in goal_workloads() {
+            assert!(read.contains(&w), "{w} is listed but read by no goal");
+        }
+        assert!(!decides_a_goal("cap 65536, single") && !decides_a_goal("idle CPU"));
     }
 
     #[test]

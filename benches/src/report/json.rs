@@ -68,6 +68,7 @@ pub fn render(header: &Header, workloads: &[Workload]) -> Value {
             "min_rounds_for_a_verdict": goals::MIN_ROUNDS,
         },
         "floor_moved_factor": floor::MOVED,
+        "modes": "each round's mode from its workload's floor figures: steady when max ÷ min stays within floor_moved_factor, else fast or slow by the two-means split of their logarithms (a goal over two workloads splits both floors together); a goal's verdict is its dominant mode's (most rounds; fast on a tie), all_rounds keeps the interval over every round, modes_disagree marks two modes with min_rounds_for_a_verdict rounds each and different verdicts",
         "floor_moved_in": floor::moved(workloads).iter().map(|(n, _)| *n).collect::<Vec<_>>(),
         "goals": goals::evaluate(workloads).iter().map(|g| json!({
             "goal": g.what,
@@ -79,11 +80,23 @@ pub fn render(header: &Header, workloads: &[Workload]) -> Value {
             "seed": bootstrap::seed_of(&g.what),
             "verdict": g.verdict.map(|v| v.label()),
             "met": g.verdict.map(|v| v == goals::Verdict::Met),
+            // The mode whose rounds decided `interval` and `verdict`
+            // (null: no floor row, all rounds decided).
+            "decided_by": g.decided_by.map(|m| m.label()),
+            "rounds": g.rounds,
+            "all_rounds": json!({
+                "interval": interval(g.all_interval),
+                "verdict": g.all_verdict.map(|v| v.label()),
+            }),
+            "modes_disagree": g.modes_disagree,
+            // Two workloads each in its own mode: decided by all rounds.
+            "modes_apart": g.modes_apart,
             "flagged": g.flagged,
             "busy": g.busy,
             "by_mode": g.by_mode.iter().map(|m| json!({
                 "mode": m.mode.label(),
                 "rounds": m.rounds,
+                "paired_rounds": m.paired,
                 "interval": interval(Some(m.interval)),
                 "verdict": m.verdict.label(),
             })).collect::<Vec<_>>(),

@@ -161,7 +161,13 @@ the other side, undecided when it straddles the target or fewer than 5 rounds ba
 (`limit`: a cache line bounced or handed over with no queue logic) runs in every round; `of floor` is \
 the median fraction of it a contender reaches in the same round. When a workload's floor moved by \
 more than 2× (max ÷ min over its rounds) the machine changed mode during the run, and the verdicts \
-that rest on it are flagged ⚑; those whose rounds shared the machine with other processes (over 0.2 \
+that rest on it are flagged ⚑. Each round's mode (fast or slow floor) comes from the floor figures \
+themselves (the two-means split of their logarithms; one mode, steady, when they stayed within 2×; \
+a goal over two workloads splits their floors together), and a goal is decided by the rounds of its \
+dominant mode, the one with most rounds (the fast one on a tie); the rounds per mode are shown, the \
+all-rounds interval and verdict stay beside it, and ≠ marks a goal whose two modes, each with 5 \
+rounds or more, give different verdicts. Goals whose workloads have no floor row, or whose two \
+workloads share no mode, are decided by all rounds (the latter flagged ⚑). Those whose rounds shared the machine with other processes (over 0.2 \
 cores' worth, median) are marked busy. The plots show every round as a dot, marked by the floor's mode in \
 that round, with the table's median as a tick. `others' load` is how many cores' worth of CPU other \
 processes used during the contender's runs (from /proc/stat): figures from rounds with load above \
@@ -169,73 +175,154 @@ about 0.2 are suspect, and two-thread throughput is bimodal on small machines (a
 pace pays a cache miss per item, one that falls behind reads in runs), so trust intervals of \
 per-round ratios over absolute throughput.";
 
+/// `median [lo–hi]`.
+fn iv(i: Interval) -> String {
+    format!("{:.2} [{:.2}–{:.2}]", i.median, i.lo, i.hi)
+}
+
+/// Which rounds decided `g`: `fast floor, 17 of 25 (slow 8)`, `steady
+/// floor, 25`, or `no floor, 25`.
+pub fn decided_cell(g: &Goal) -> String {
+    let counts = || {
+        let c: Vec<String> = g
+            .mode_rounds
+            .iter()
+            .map(|(m, n)| format!("{} {n}", m.label()))
+            .collect();
+        c.join(", ")
+    };
+    match g.decided_by {
+        None if g.modes_apart => format!(
+            "all {}: its two workloads ran in different modes ({})",
+            g.rounds,
+            counts()
+        ),
+        None => format!("no floor, all {}", g.rounds),
+        Some(floor::Mode::Steady) => format!("steady floor, all {}", g.rounds),
+        Some(mode) => {
+            let top = g.mode_rounds.iter().find(|(m, _)| *m == mode);
+            let others: Vec<String> = g
+                .mode_rounds
+                .iter()
+                .filter(|(m, _)| *m != mode)
+                .map(|(m, n)| format!("{} {n}", m.label()))
+                .collect();
+            format!(
+                "{} floor, {} of {}{}",
+                mode.label(),
+                top.map_or(0, |(_, n)| *n),
+                g.rounds,
+                if others.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", others.join(", "))
+                }
+            )
+        }
+    }
+}
+
+/// A verdict's label and the goal's marks: `⚑` the floor moved, `≠` its
+/// modes disagree, `busy`.
+fn verdict_cell(g: &Goal, v: Verdict, rounds: usize) -> String {
+    let v = match v {
+        Verdict::Met => "met".to_string(),
+        Verdict::Missed => "**missed**".to_string(),
+        Verdict::Undecided if rounds < goals::MIN_ROUNDS => {
+            format!("undecided (under {} rounds)", goals::MIN_ROUNDS)
+        }
+        Verdict::Undecided => "undecided".to_string(),
+    };
+    let mut marks = String::new();
+    if g.flagged {
+        marks.push_str(" ⚑");
+    }
+    if g.modes_disagree {
+        marks.push_str(" ≠");
+    }
+    if g.busy {
+        marks.push_str(" busy");
+    }
+    format!("{v}{marks}")
+}
+
 /// The issue's performance goals and where this run stands.
 pub fn goals_table(goals: &[Goal]) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "| goal | target | median ratio [95 % interval] | rounds | verdict |"
+        "| goal | target | decided by the rounds of | median ratio [95 % interval] | verdict | all rounds: median [95 %], verdict |"
     );
-    let _ = writeln!(s, "|---|---|---|---|---|");
+    let _ = writeln!(s, "|---|---|---|---|---|---|");
     for g in goals {
-        let (m, rounds, verdict) = match (&g.evidence, g.verdict) {
+        let row = match (&g.evidence, g.verdict) {
             (Some(e), Some(v)) => {
+                let paired = match g.decided_by {
+                    Some(m) => g
+                        .by_mode
+                        .iter()
+                        .find(|b| b.mode == m)
+                        .map_or(e.rounds(), |b| b.paired),
+                    None => e.rounds(),
+                };
                 let m = match g.interval {
-                    Some(i) => format!("{:.2} [{:.2}–{:.2}]", i.median, i.lo, i.hi),
+                    Some(i) => iv(i),
                     None => format!("{:.2} (no interval)", e.summary().median),
                 };
-                let v = match v {
-                    Verdict::Met => "met".to_string(),
-                    Verdict::Missed => "**missed**".to_string(),
-                    Verdict::Undecided if e.rounds() < goals::MIN_ROUNDS => {
-                        format!("undecided (under {} rounds)", goals::MIN_ROUNDS)
-                    }
-                    Verdict::Undecided => "undecided".to_string(),
+                let all = match (g.all_interval, g.all_verdict) {
+                    (Some(i), Some(a)) => format!("{}, {}", iv(i), a.label()),
+                    _ => "—".into(),
                 };
-                let flag = match (g.flagged, g.busy) {
-                    (true, true) => " ⚑ busy",
-                    (true, false) => " ⚑",
-                    (false, true) => " busy",
-                    (false, false) => "",
-                };
-                (m, e.rounds().to_string(), format!("{v}{flag}"))
+                format!(
+                    "{} | {m} | {} | {all}",
+                    decided_cell(g),
+                    verdict_cell(g, v, paired)
+                )
             }
-            _ => (
-                "not measured (a row is missing)".into(),
-                "—".into(),
-                "—".into(),
-            ),
+            _ => "— | not measured (a row is missing) | — | —".into(),
         };
-        let _ = writeln!(
-            s,
-            "| {} | {} | {m} | {rounds} | {verdict} |",
-            g.what, g.target
-        );
+        let _ = writeln!(s, "| {} | {} | {row} |", g.what, g.target);
     }
     let count = |v: Verdict| goals.iter().filter(|g| g.verdict == Some(v)).count();
     let _ = writeln!(
         s,
-        "\n{} met, {} missed, {} undecided, {} not measured.",
+        "\n{} met, {} missed, {} undecided, {} not measured; {} decided by the fast floor, {} by the slow, {} by a steady floor, {} with no floor row; {} whose modes disagree (≠).",
         count(Verdict::Met),
         count(Verdict::Missed),
         count(Verdict::Undecided),
-        goals.iter().filter(|g| g.verdict.is_none()).count()
+        goals.iter().filter(|g| g.verdict.is_none()).count(),
+        goals
+            .iter()
+            .filter(|g| g.decided_by == Some(floor::Mode::Fast))
+            .count(),
+        goals
+            .iter()
+            .filter(|g| g.decided_by == Some(floor::Mode::Slow))
+            .count(),
+        goals
+            .iter()
+            .filter(|g| g.decided_by == Some(floor::Mode::Steady))
+            .count(),
+        goals
+            .iter()
+            .filter(|g| g.evidence.is_some() && g.decided_by.is_none() && !g.modes_apart)
+            .count(),
+        goals.iter().filter(|g| g.modes_disagree).count(),
     );
-    if goals.iter().any(|g| !g.by_mode.is_empty()) {
+    let split: Vec<&Goal> = goals.iter().filter(|g| g.by_mode.len() > 1).collect();
+    if !split.is_empty() {
         let _ = writeln!(s);
     }
-    for g in goals.iter().filter(|g| !g.by_mode.is_empty()) {
+    for g in split {
         let parts: Vec<String> = g
             .by_mode
             .iter()
             .map(|m| {
                 format!(
-                    "{} floor, {} rounds: {:.2} [{:.2}–{:.2}], {}",
+                    "{} floor, {} rounds: {}, {}",
                     m.mode.label(),
                     m.rounds,
-                    m.interval.median,
-                    m.interval.lo,
-                    m.interval.hi,
+                    iv(m.interval),
                     m.verdict.label()
                 )
             })
@@ -251,8 +338,15 @@ pub fn goals_table(goals: &[Goal]) -> String {
     if goals.iter().any(|g| g.flagged) {
         let _ = writeln!(
             s,
-            "\n⚑ the machine's floor moved more than {}× within a workload behind this goal (see the floors above): its rounds mix two modes of the machine, so rerun before trusting the verdict.",
+            "\n⚑ the machine's floor moved more than {}× within a workload behind this goal (see the floors above): its rounds mix two modes of the machine; the verdict is the dominant mode's, the all-rounds column mixes both.",
             floor::MOVED
+        );
+    }
+    if goals.iter().any(|g| g.modes_disagree) {
+        let _ = writeln!(
+            s,
+            "\n≠ the floor's two modes, each with at least {} rounds, give different verdicts: a run that the other mode dominates would give the other verdict.",
+            goals::MIN_ROUNDS
         );
     }
     s
@@ -481,9 +575,9 @@ mod tests {
 
     #[test]
     fn the_goals_table_shows_each_interval_verdict_and_flag() {
-        let ours = [301.0, 264.0, 290.0, 280.0, 275.0, 288.0];
-        let peer = [200.0, 210.0, 205.0, 190.0, 200.0, 202.0];
-        let fell = [888.0, 870.0, 280.0, 281.0, 279.0, 285.0];
+        let ours = [301.0, 264.0, 290.0, 280.0, 275.0, 288.0, 283.0, 279.0];
+        let peer = [200.0, 210.0, 205.0, 190.0, 200.0, 202.0, 199.0, 201.0];
+        let fell = [888.0, 870.0, 280.0, 281.0, 279.0, 285.0, 282.0, 280.0];
         let w = workload(
             "cap 1024, single",
             &[
@@ -494,11 +588,40 @@ mod tests {
         );
         let ws = [w];
         let text = goals_table(&goals::evaluate(&ws));
+        // Six slow rounds against two fast: the slow floor decides.
         assert!(
-            text.contains("| ≥ 1.20 | 1.42 [") && text.contains("| 6 | met ⚑ |"),
+            text.contains("| ≥ 1.20 | slow floor, 6 of 8 (fast 2) | 1.4")
+                && text.contains("| met ⚑ | 1.4"),
             "{text}"
         );
-        assert!(text.contains("fast floor, 2 rounds") && text.contains("slow floor, 4 rounds"));
+        assert!(text.contains("fast floor, 2 rounds") && text.contains("slow floor, 6 rounds"));
+        assert!(text.contains("1 by the slow") && text.contains("0 whose modes disagree"));
+        // A goal over two workloads counts the rounds of both, including
+        // a mode that only one of them had.
+        let single = workload(
+            "cap 1024, single",
+            &[
+                ("hotq-spsc", Kind::Ours, &[100.0; 6]),
+                ("limit", Kind::Limit, &[800.0; 6]),
+            ],
+        );
+        let batch = workload(
+            "cap 1024, batch 16",
+            &[
+                (
+                    "hotq-spsc",
+                    Kind::Ours,
+                    &[500.0, 500.0, 150.0, 150.0, 150.0, 150.0],
+                ),
+                (
+                    "limit",
+                    Kind::Limit,
+                    &[800.0, 800.0, 250.0, 250.0, 250.0, 250.0],
+                ),
+            ],
+        );
+        let two = goals_table(&goals::evaluate(&[single, batch]));
+        assert!(two.contains("| fast floor, 8 of 12 (slow 4) |"), "{two}");
         let head = floors(&ws);
         assert!(head.contains("floor moved more than 2×") && head.contains("cap 1024, single"));
         let line = floor_line(&ws[0]).unwrap();
