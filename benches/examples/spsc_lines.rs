@@ -35,16 +35,13 @@
 //! perf counts: a few thousand events, nothing beside millions of items.
 
 use std::hint::spin_loop;
-use std::sync::Barrier;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::thread;
 use std::time::{Duration, Instant};
 
-use crossbeam_utils::CachePadded;
 use hotq_benches::channel::Channel;
 use hotq_benches::contenders::{self, ChannelVisitor};
 use hotq_benches::pin;
-use hotq_benches::workloads::floor;
+use hotq_benches::workloads::pair::pair;
+use hotq_benches::workloads::{floor, round_trip};
 
 /// The ring's capacity in every mode.
 const CAPACITY: usize = 1024;
@@ -111,24 +108,15 @@ fn check(name: &str, expected: u64, got: u64) {
 
 fn keep_pace<C: Channel>(items: u64) -> Timing {
     let (mut tx, mut rx) = C::with_capacity(CAPACITY);
-    let start = Barrier::new(2);
-    let elapsed = thread::scope(|s| {
-        let start = &start;
-        s.spawn(move || {
-            pin::thread(0, 2);
-            start.wait();
-            (0..items).for_each(|i| C::send(&mut tx, i));
-        });
-        s.spawn(move || {
-            pin::thread(1, 2);
-            start.wait();
+    let elapsed = pair(
+        1,
+        move || (0..items).for_each(|i| C::send(&mut tx, i)),
+        move || {
             let t0 = Instant::now();
             (0..items).for_each(|i| check(C::NAME, i, C::recv(&mut rx)));
             t0.elapsed()
-        })
-        .join()
-        .expect("consumer panicked")
-    });
+        },
+    );
     Timing {
         elapsed,
         drains: None,
@@ -137,17 +125,10 @@ fn keep_pace<C: Channel>(items: u64) -> Timing {
 
 fn fall_behind<C: Channel>(items: u64) -> Timing {
     let (mut tx, mut rx) = C::with_capacity(CAPACITY);
-    let start = Barrier::new(2);
-    let (elapsed, drains) = thread::scope(|s| {
-        let start = &start;
-        s.spawn(move || {
-            pin::thread(0, 2);
-            start.wait();
-            (0..items).for_each(|i| C::send(&mut tx, i));
-        });
-        s.spawn(move || {
-            pin::thread(1, 2);
-            start.wait();
+    let (elapsed, drains) = pair(
+        1,
+        move || (0..items).for_each(|i| C::send(&mut tx, i)),
+        move || {
             let t0 = Instant::now();
             let mut drains = Duration::ZERO;
             let mut next = 0;
@@ -164,45 +145,21 @@ fn fall_behind<C: Channel>(items: u64) -> Timing {
                 drains += d0.elapsed();
             }
             (t0.elapsed(), drains)
-        })
-        .join()
-        .expect("consumer panicked")
-    });
+        },
+    );
     Timing {
         elapsed,
         drains: Some(drains),
     }
 }
 
+/// The report's round trip (each item checked on its way back), timed as
+/// a whole: no timer call per trip.
 fn round_trip<C: Channel>(trips: u64) -> Timing {
-    let (mut ping_tx, mut ping_rx) = C::with_capacity(CAPACITY);
-    let (mut pong_tx, mut pong_rx) = C::with_capacity(CAPACITY);
-    let start = Barrier::new(2);
-    let elapsed = thread::scope(|s| {
-        let start = &start;
-        s.spawn(move || {
-            pin::thread(1, 2);
-            start.wait();
-            for _ in 0..trips {
-                let v = C::recv(&mut ping_rx);
-                C::send(&mut pong_tx, v);
-            }
-        });
-        s.spawn(move || {
-            pin::thread(0, 2);
-            start.wait();
-            let t0 = Instant::now();
-            for i in 0..trips {
-                C::send(&mut ping_tx, i);
-                check(C::NAME, i, C::recv(&mut pong_rx));
-            }
-            t0.elapsed()
-        })
-        .join()
-        .expect("pinger panicked")
-    });
     Timing {
-        elapsed,
+        elapsed: round_trip::bounce::<C, _>(trips, CAPACITY, |mut p| {
+            round_trip::time_all(trips, |i| p.trip(i))
+        }),
         drains: None,
     }
 }
@@ -210,39 +167,8 @@ fn round_trip<C: Channel>(trips: u64) -> Timing {
 /// The round-trip floor without the per-trip timer of the report's
 /// `limit` row: one `AtomicU64` bounced (odd values there, even back).
 fn floor_round_trip(trips: u64) -> Timing {
-    let ball = CachePadded::new(AtomicU64::new(0));
-    let start = Barrier::new(2);
-    let elapsed = thread::scope(|s| {
-        let (ball, start) = (&ball, &start);
-        s.spawn(move || {
-            pin::thread(1, 2);
-            start.wait();
-            for i in 0..trips {
-                // Acquire/Release pair with the pinger's Release/Acquire.
-                while ball.load(Ordering::Acquire) != 2 * i + 1 {
-                    spin_loop();
-                }
-                ball.store(2 * i + 2, Ordering::Release);
-            }
-        });
-        s.spawn(move || {
-            pin::thread(0, 2);
-            start.wait();
-            let t0 = Instant::now();
-            for i in 0..trips {
-                // Release/Acquire pair with the echo's Acquire/Release.
-                ball.store(2 * i + 1, Ordering::Release);
-                while ball.load(Ordering::Acquire) != 2 * i + 2 {
-                    spin_loop();
-                }
-            }
-            t0.elapsed()
-        })
-        .join()
-        .expect("pinger panicked")
-    });
     Timing {
-        elapsed,
+        elapsed: floor::bounce(trips, |ball| round_trip::time_all(trips, |i| ball.trip(i))),
         drains: None,
     }
 }

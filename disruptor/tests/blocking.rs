@@ -9,6 +9,9 @@
 //!   test. The slowest round is printed (`--nocapture`): a strategy that
 //!   hides lost wake-ups behind a timed re-check would show here as a
 //!   round as long as its timeout.
+//! - Last check: a producer that never parks places each publish where
+//!   the handler goes from its last check to sleep (a delay steered round
+//!   by round), so some land between the check and the announcement.
 //! - Idle CPU: the CPU time of the processor's thread over one idle second,
 //!   read from the kernel, for `Blocking` and `PhasedBackoff`; `BusySpin`
 //!   in the same test shows that the measurement does see a busy thread.
@@ -21,7 +24,7 @@ use std::time::{Duration, Instant};
 use common::{current_tid, thread_cpu_time, thread_name};
 use hotq_disruptor::wait::{Blocking, BusySpin, PhasedBackoff, WaitStrategy};
 use hotq_disruptor::{Disruptor, EventHandler, Sequence};
-use hotq_testkit::{DEADLINE, one_run_at_a_time, wait_for, within};
+use hotq_testkit::{DEADLINE, bound, one_run_at_a_time, wait_for, within};
 
 /// Publish/park races: a million in release builds, 20,000 in debug, 200
 /// under miri (each round wakes three processors: about 10 s of miri).
@@ -100,6 +103,119 @@ fn no_lost_wake_up_with_a_ring_of_one() {
         producer.shutdown().unwrap();
     });
     assert_eq!(seen.load(Ordering::Relaxed), ROUNDS / 4);
+}
+
+/// Rounds of [`a_publish_that_lands_on_the_waiters_last_check_still_wakes_it`]:
+/// each is one publish/park race with the publish placed near the
+/// handler's last check before it sleeps.
+const LAST_CHECK_ROUNDS: u64 = if cfg!(miri) {
+    200
+} else if cfg!(debug_assertions) {
+    60_000
+} else {
+    200_000
+};
+/// Spin-loop hints the handler runs after its acknowledgement, before its
+/// processor goes back to wait: so that the producer, which reacts to the
+/// acknowledgement, can reach the handler's last check with a delay of
+/// zero or more (without it the producer's reaction alone can come after
+/// the handler's whole way to sleep).
+const LEAD: u32 = 16;
+/// An event taken this soon after its publish was taken without parking;
+/// one taken later, after a wake-up (a futex wake and a reschedule: 10 µs
+/// and more here). Only steers the delay (a wrong guess moves it by one
+/// step); it decides nothing.
+const UNPARKED: Duration = Duration::from_micros(5);
+/// A wake-up takes microseconds; a handler that has not taken an event
+/// published this long ago lost it. Shorter than `DEADLINE` so that the
+/// mutation check (`MUTANTS.md`) fails in seconds; far beyond any healthy
+/// wake-up even on the loaded 2-core machine.
+const LOST: Duration = bound(Duration::from_secs(10));
+
+/// Spins until the handler has acknowledged `seq`: the producer's side of
+/// the round's rendezvous. Past [`LOST`], fails as a lost wake-up.
+fn await_ack(acked: &AtomicI64, seq: Sequence, delay: u32) {
+    let mut spins = 0u32;
+    let mut since = None;
+    // Acquire: pairs with the handler's Release store (the slot's next
+    // write comes after the handler's read of it).
+    while acked.load(Ordering::Acquire) < seq {
+        spins = spins.wrapping_add(1);
+        if spins % 1024 == 0 {
+            let waited = since.get_or_insert_with(Instant::now).elapsed();
+            assert!(
+                waited < LOST,
+                "lost wake-up: event {seq}, published {delay} spins after the handler's \
+                 acknowledgement of {}, not taken after {waited:?}",
+                seq - 1
+            );
+            // Not part of the race (that is over once the handler has
+            // parked): a producer that waits this long leaves the core to
+            // the handler.
+            if waited > Duration::from_millis(1) {
+                std::thread::sleep(Duration::from_micros(100));
+            } else {
+                std::thread::yield_now();
+            }
+        }
+        std::hint::spin_loop();
+    }
+}
+
+/// A publish that lands between a parking handler's last check for work
+/// and its announcement that it sleeps still wakes it: the waiter
+/// announces itself first, then checks (`Notifier::park`).
+///
+/// The window is a few instructions inside the crate, where no barrier can
+/// reach; each round is placed instead. The handler stores its
+/// acknowledgement and runs [`LEAD`] spins before its processor goes back
+/// to wait: that store is the round's rendezvous. The producer, spinning
+/// on it, waits `delay` spins and publishes the next event. If the handler
+/// took it at once, the publish came before its last check: the next
+/// delay is one longer; if it took it only after a wake-up, the publish
+/// came after its announcement: one shorter. So the publishes hover where
+/// the handler goes from checking to sleeping, round after round, and
+/// some land between its last check and its announcement. There, a waiter
+/// that checked before announcing itself would be missed (the publish
+/// reads no announcement and wakes nobody) and sleep with the event
+/// available: the round fails at [`LOST`]. Shown (`MUTANTS.md`): with
+/// `ready()` evaluated before the announcement this test failed in 20 runs
+/// of 20 (debug and release, on the loaded 2-core machine), where the
+/// ping-pong and the ring of 1 above pass.
+#[test]
+fn a_publish_that_lands_on_the_waiters_last_check_still_wakes_it() {
+    let _alone = one_run_at_a_time();
+    let acked = Arc::new(AtomicI64::new(-1));
+    let ack = acked.clone();
+    within("last-check races", DEADLINE, move || {
+        let mut producer = Disruptor::builder(8, Event::default)
+            .wait_strategy(Blocking)
+            .handle_events_with(move |e: &Event, seq: Sequence, _| {
+                assert_eq!(e.value, seq as u64, "event content");
+                // Release: pairs with the producer's Acquire in `await_ack`.
+                ack.store(seq, Ordering::Release);
+                for _ in 0..LEAD {
+                    std::hint::spin_loop();
+                }
+            })
+            .build_single_producer()
+            .unwrap();
+        let mut delay = 0u32;
+        for s in 0..LAST_CHECK_ROUNDS {
+            for _ in 0..delay {
+                std::hint::spin_loop();
+            }
+            let published = Instant::now();
+            producer.publish(|e| e.value = s).unwrap();
+            await_ack(&acked, s as Sequence, delay);
+            if published.elapsed() < UNPARKED {
+                delay += 1;
+            } else {
+                delay = delay.saturating_sub(1);
+            }
+        }
+        producer.shutdown().unwrap();
+    });
 }
 
 /// Records the kernel id of the processor's thread on its first event.

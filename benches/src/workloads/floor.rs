@@ -9,16 +9,14 @@
 //!   seven items, which is as few transfers as a queue of u64 can make.
 
 use std::hint::spin_loop;
-use std::sync::Barrier;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::thread;
 use std::time::Instant;
 
 use crossbeam_utils::CachePadded;
 
-use crate::pin;
 use crate::rounds::Measured;
-use crate::workloads::round_trip::{WARM_UP_TRIPS, histogram, record};
+use crate::workloads::pair::pair;
+use crate::workloads::round_trip::{WARM_UP_TRIPS, time_each};
 
 /// Items per cache line (the eighth word is the stamp).
 const PER_LINE: usize = 7;
@@ -42,12 +40,10 @@ pub fn throughput(items: u64, capacity: usize) -> f64 {
         })
         .collect();
     let full_lines = items / PER_LINE as u64;
-    let start = Barrier::new(2);
-    let elapsed = thread::scope(|s| {
-        let (ring, start) = (&ring, &start);
-        s.spawn(move || {
-            pin::thread(0, 2);
-            start.wait();
+    let ring = &ring;
+    let elapsed = pair(
+        1,
+        move || {
             for n in 0..full_lines {
                 let line = &ring[(n % lines as u64) as usize];
                 let lap = n / lines as u64;
@@ -63,10 +59,8 @@ pub fn throughput(items: u64, capacity: usize) -> f64 {
                 // are written before the line reads as full.
                 line.stamp.store(2 * lap + 1, Ordering::Release);
             }
-        });
-        let consumer = s.spawn(move || {
-            pin::thread(1, 2);
-            start.wait();
+        },
+        move || {
             let t0 = Instant::now();
             for n in 0..full_lines {
                 let line = &ring[(n % lines as u64) as usize];
@@ -83,52 +77,53 @@ pub fn throughput(items: u64, capacity: usize) -> f64 {
                 line.stamp.store(2 * (lap + 1), Ordering::Release);
             }
             t0.elapsed()
-        });
-        consumer.join().expect("consumer panicked")
-    });
+        },
+    );
     (full_lines * PER_LINE as u64) as f64 / elapsed.as_secs_f64() / 1e6
+}
+
+/// One `AtomicU64` bounced between two threads: odd values there, even
+/// ones back.
+pub struct Ball(CachePadded<AtomicU64>);
+
+impl Ball {
+    /// The pinger's trip `i`: throws `2i + 1`, waits for `2i + 2`.
+    #[inline]
+    pub fn trip(&self, i: u64) {
+        // Release/Acquire pair with the echo's Acquire/Release.
+        self.0.store(2 * i + 1, Ordering::Release);
+        while self.0.load(Ordering::Acquire) != 2 * i + 2 {
+            spin_loop();
+        }
+    }
+
+    /// The echo's side of trip `i`.
+    #[inline]
+    fn echo(&self, i: u64) {
+        // Acquire/Release pair with the pinger's Release/Acquire.
+        while self.0.load(Ordering::Acquire) != 2 * i + 1 {
+            spin_loop();
+        }
+        self.0.store(2 * i + 2, Ordering::Release);
+    }
+}
+
+/// A ball between two threads: the echo (core 1) returns `trips` throws,
+/// the pinger (core 0) runs `pinger`, which makes exactly `trips` trips;
+/// returns what it returns.
+pub fn bounce<R: Send>(trips: u64, pinger: impl FnOnce(&Ball) -> R + Send) -> R {
+    let ball = &Ball(CachePadded::new(AtomicU64::new(0)));
+    pair(
+        0,
+        move || (0..trips).for_each(|i| ball.echo(i)),
+        move || pinger(ball),
+    )
 }
 
 /// One round of the round-trip floor: `trips` bounces of one `AtomicU64`;
 /// the figure is the round's median, timer call included as for the queues.
 pub fn round_trip(trips: u64) -> Measured {
-    // Odd values travel there, even ones back.
-    let ball = CachePadded::new(AtomicU64::new(0));
-    let start = Barrier::new(2);
-    let h = thread::scope(|s| {
-        let (ball, start) = (&ball, &start);
-        s.spawn(move || {
-            pin::thread(1, 2);
-            start.wait();
-            for i in 0..WARM_UP_TRIPS + trips {
-                // Acquire/Release pair with the pinger's Release/Acquire.
-                while ball.load(Ordering::Acquire) != 2 * i + 1 {
-                    spin_loop();
-                }
-                ball.store(2 * i + 2, Ordering::Release);
-            }
-        });
-        let pinger = s.spawn(move || {
-            pin::thread(0, 2);
-            start.wait();
-            let mut h = histogram();
-            for i in 0..WARM_UP_TRIPS + trips {
-                let t0 = Instant::now();
-                // Release/Acquire pair with the echo's Acquire/Release.
-                ball.store(2 * i + 1, Ordering::Release);
-                while ball.load(Ordering::Acquire) != 2 * i + 2 {
-                    spin_loop();
-                }
-                if i >= WARM_UP_TRIPS {
-                    record(&mut h, t0);
-                }
-            }
-            h
-        });
-        pinger.join().expect("pinger panicked")
-    });
-    Measured {
-        figure: h.value_at_quantile(0.5) as f64,
-        histogram: Some(h),
-    }
+    bounce(WARM_UP_TRIPS + trips, |ball| {
+        time_each(trips, |i| ball.trip(i))
+    })
 }

@@ -2,5 +2,6 @@
 
 pub mod floor;
 pub mod mpmc;
+pub mod pair;
 pub mod round_trip;
 pub mod spsc;

@@ -2,15 +2,13 @@
 //! sends it back through a second; every trip is timed (the timer call is
 //! included, as it would be in a user's measurement) into an HdrHistogram.
 
-use std::sync::Barrier;
-use std::thread;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use hdrhistogram::Histogram;
 
 use crate::channel::Channel;
-use crate::pin;
 use crate::rounds::Measured;
+use crate::workloads::pair::pair;
 
 /// Trips not recorded at the start of a run (caches and branch predictors
 /// warming up).
@@ -27,41 +25,76 @@ pub fn record(h: &mut Histogram<u64>, t0: Instant) {
     h.record(ns).expect("within bounds");
 }
 
-/// One round of `trips` round trips over two queues of `capacity`; the
-/// figure is the round's median.
-pub fn round_trip<C: Channel>(trips: u64, capacity: usize) -> Measured {
-    let (mut ping_tx, mut ping_rx) = C::with_capacity(capacity);
-    let (mut pong_tx, mut pong_rx) = C::with_capacity(capacity);
-    let start = Barrier::new(2);
-    let h = thread::scope(|s| {
-        let start = &start;
-        s.spawn(move || {
-            pin::thread(1, 2);
-            start.wait();
-            for _ in 0..WARM_UP_TRIPS + trips {
-                let v = C::recv(&mut ping_rx);
-                C::send(&mut pong_tx, v);
-            }
-        });
-        let pinger = s.spawn(move || {
-            pin::thread(0, 2);
-            start.wait();
-            let mut h = histogram();
-            for i in 0..WARM_UP_TRIPS + trips {
-                let t0 = Instant::now();
-                C::send(&mut ping_tx, i);
-                let back = C::recv(&mut pong_rx);
-                if i >= WARM_UP_TRIPS {
-                    record(&mut h, t0);
-                }
-                assert_eq!(back, i, "{}: the round trip lost its item", C::NAME);
-            }
-            h
-        });
-        pinger.join().expect("pinger panicked")
-    });
+/// Makes `WARM_UP_TRIPS + trips` trips with `trip` (given the trip's
+/// number), timing each one after the warm-up, timer call included, into
+/// a histogram; the figure is the median.
+pub fn time_each(trips: u64, mut trip: impl FnMut(u64)) -> Measured {
+    let mut h = histogram();
+    for i in 0..WARM_UP_TRIPS + trips {
+        let t0 = Instant::now();
+        trip(i);
+        if i >= WARM_UP_TRIPS {
+            record(&mut h, t0);
+        }
+    }
     Measured {
         figure: h.value_at_quantile(0.5) as f64,
         histogram: Some(h),
     }
+}
+
+/// Makes `trips` trips with `trip`, with no timer call between them (for
+/// counting what a trip costs, `examples/spsc_lines.rs`); returns the wall
+/// time of all of them.
+pub fn time_all(trips: u64, mut trip: impl FnMut(u64)) -> Duration {
+    let t0 = Instant::now();
+    (0..trips).for_each(&mut trip);
+    t0.elapsed()
+}
+
+/// The pinger's end of two queues: [`trip`](Self::trip) sends an item
+/// through one and waits for it back through the other.
+pub struct Pinger<C: Channel> {
+    tx: C::Tx,
+    rx: C::Rx,
+}
+
+impl<C: Channel> Pinger<C> {
+    /// One round trip of `i`; panics if something else comes back.
+    #[inline]
+    pub fn trip(&mut self, i: u64) {
+        C::send(&mut self.tx, i);
+        let back = C::recv(&mut self.rx);
+        assert_eq!(back, i, "{}: the round trip lost its item", C::NAME);
+    }
+}
+
+/// Two queues of `capacity` between two threads: the echo (core 1) sends
+/// back each of `trips` items it receives, the pinger (core 0) runs
+/// `pinger`, which makes exactly `trips` trips; returns what it returns.
+pub fn bounce<C: Channel, R: Send>(
+    trips: u64,
+    capacity: usize,
+    pinger: impl FnOnce(Pinger<C>) -> R + Send,
+) -> R {
+    let (tx, mut ping_rx) = C::with_capacity(capacity);
+    let (mut pong_tx, rx) = C::with_capacity(capacity);
+    pair(
+        0,
+        move || {
+            for _ in 0..trips {
+                let v = C::recv(&mut ping_rx);
+                C::send(&mut pong_tx, v);
+            }
+        },
+        move || pinger(Pinger { tx, rx }),
+    )
+}
+
+/// One round of `trips` round trips over two queues of `capacity`; the
+/// figure is the round's median.
+pub fn round_trip<C: Channel>(trips: u64, capacity: usize) -> Measured {
+    bounce::<C, _>(WARM_UP_TRIPS + trips, capacity, |mut p| {
+        time_each(trips, |i| p.trip(i))
+    })
 }

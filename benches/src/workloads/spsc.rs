@@ -3,13 +3,11 @@
 //! is right. A contender that loses, duplicates or reorders an item panics
 //! the run: it never gets a number.
 
-use std::sync::Barrier;
-use std::thread;
 use std::time::Instant;
 
 use crate::channel::Channel;
-use crate::pin;
 use crate::wait::Backoff;
+use crate::workloads::pair::pair;
 
 /// Single items, or batches of this many items through the contender's
 /// slice operations.
@@ -24,26 +22,18 @@ pub enum Ops {
 /// One round; returns M items/s from the start signal to the last receive.
 pub fn throughput<C: Channel>(items: u64, capacity: usize, ops: Ops) -> f64 {
     let (tx, rx) = C::with_capacity(capacity);
-    let start = Barrier::new(2);
-    let elapsed = thread::scope(|s| {
-        let start = &start;
-        s.spawn(move || {
-            pin::thread(0, 2);
-            start.wait();
-            produce::<C>(tx, items, ops);
-        });
-        let consumer = s.spawn(move || {
-            pin::thread(1, 2);
-            start.wait();
+    let elapsed = pair(
+        1,
+        move || produce::<C>(tx, items, ops),
+        move || {
             let t0 = Instant::now();
             let sum = consume::<C>(rx, items, ops);
             let elapsed = t0.elapsed();
             let want = items.wrapping_mul(items.wrapping_sub(1)) / 2;
             assert_eq!(sum, want, "{}: the sum of what arrived is wrong", C::NAME);
             elapsed
-        });
-        consumer.join().expect("consumer panicked")
-    });
+        },
+    );
     items as f64 / elapsed.as_secs_f64() / 1e6
 }
 
