@@ -447,11 +447,10 @@ fn wait_items_woken_by_the_last_of_two_pushes() {
     });
 }
 
-/// Drives a future on the current loom thread, parking between polls
-/// until its waker unparks the thread (a lost wake-up is a deadlock).
-fn block_on<F: std::future::Future>(future: F) -> F::Output {
+/// A waker that unparks the current loom thread.
+fn unpark_waker() -> std::task::Waker {
     use std::sync::Arc;
-    use std::task::{Context, Poll, Wake, Waker};
+    use std::task::{Wake, Waker};
 
     struct Unpark(thread::Thread);
     impl Wake for Unpark {
@@ -460,7 +459,15 @@ fn block_on<F: std::future::Future>(future: F) -> F::Output {
         }
     }
 
-    let waker = Waker::from(Arc::new(Unpark(thread::current())));
+    Waker::from(Arc::new(Unpark(thread::current())))
+}
+
+/// Drives a future on the current loom thread, parking between polls
+/// until its waker unparks the thread (a lost wake-up is a deadlock).
+fn block_on<F: std::future::Future>(future: F) -> F::Output {
+    use std::task::{Context, Poll};
+
+    let waker = unpark_waker();
     let mut cx = Context::from_waker(&waker);
     let mut future = std::pin::pin!(future);
     loop {
@@ -484,6 +491,45 @@ fn async_pop_registration_races_push() {
         assert_eq!(block_on(rx.pop_async()), Ok(5));
         assert_eq!(block_on(rx.pop_async()), Ok(6));
         assert_eq!(block_on(rx.pop_async()), Err(PopAsyncError::Abandoned));
+    });
+}
+
+/// A pending `pop_async` polled again before any wake-up (a `select!`
+/// sibling's re-poll), first with another waker, then with the same one,
+/// while a push races it: the registration of the other waker replaces the
+/// first (barrier and all); the one of the same waker keeps the standing
+/// announcement with no new barrier (`WaitSlot::register`); either way
+/// the item arrives and the last waker is the one woken. Kills a
+/// registration that keeps any standing announcement whatever its waker
+/// (the wake-up goes to the no-op waker: a deadlock).
+#[test]
+fn async_pop_repolled_while_registered() {
+    use std::future::Future;
+    use std::task::{Context, Poll, Waker};
+    model("async_pop_repolled_while_registered", BOUND, || {
+        let (mut tx, mut rx) = RingBuffer::<usize>::new(1);
+        thread::spawn(move || push(&mut tx, 4));
+        let waker = unpark_waker();
+        let mut future = std::pin::pin!(rx.pop_async());
+        let mut noop = Context::from_waker(Waker::noop());
+        if let Poll::Ready(item) = future.as_mut().poll(&mut noop) {
+            assert_eq!(item, Ok(4));
+            return;
+        }
+        let mut cx = Context::from_waker(&waker);
+        for _ in 0..2 {
+            if let Poll::Ready(item) = future.as_mut().poll(&mut cx) {
+                assert_eq!(item, Ok(4));
+                return;
+            }
+        }
+        loop {
+            thread::park();
+            if let Poll::Ready(item) = future.as_mut().poll(&mut cx) {
+                assert_eq!(item, Ok(4));
+                return;
+            }
+        }
     });
 }
 

@@ -67,6 +67,13 @@ pub(crate) fn relax() {
 /// checks and miri can run.
 pub(crate) const MODELLED: bool = cfg!(loom) || cfg!(miri);
 
+/// How many times in a row an async wait may wake its own task and return
+/// `Pending` (a yield to the executor) instead of registering, while the
+/// ring makes no progress (see `wait/future.rs` for why). None under loom,
+/// as `SPIN`: a self-wake cannot lose a wake-up, and each one is more
+/// branches of the model to explore.
+pub(crate) const ASYNC_YIELDS: u8 = if cfg!(loom) { 0 } else { 8 };
+
 /// Whether a blocking wait spins before it parks: not under loom, where
 /// every spin is one more branch of the model to explore.
 #[cfg(feature = "std")]

@@ -26,7 +26,7 @@
 //! the other's store (`barrier`'s module docs say why), so the waiter never
 //! sleeps through an index that would have satisfied it.
 
-use core::task::Waker;
+use core::task::{RawWakerVTable, Waker};
 
 use super::barrier;
 use crate::sync::{AtomicU8, Ordering, TrackedCell, fence, relax};
@@ -49,6 +49,31 @@ pub(crate) struct WaitSlot {
     waker: TrackedCell<Option<Waker>>,
     /// `FENCED` or 0: what `barrier::available` said when the ring was built.
     fenced: u8,
+    /// Which waker the waiter's latest `WAITING` announced: the waiter's
+    /// alone (it may not read `waker` while `WAITING`, the worker may be
+    /// taking it), so that a registration that finds its own announcement
+    /// still standing can keep it (see `register`).
+    announced: TrackedCell<Option<WakerId>>,
+    /// How many times in a row the async waiter yielded instead of
+    /// registering with no progress since (`future::poll_wait`); the
+    /// waiter's alone. Written only when it changes: it shares its cache
+    /// line with `state`, which the worker loads on every publish.
+    yields: TrackedCell<u8>,
+}
+
+/// What `Waker::will_wake` compares: the raw waker's data and vtable
+/// addresses, kept as numbers (never dereferenced, and only compared while
+/// the waker they came from is alive in the cell).
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct WakerId(usize, usize);
+
+impl WakerId {
+    fn of(waker: &Waker) -> Self {
+        WakerId(
+            waker.data() as usize,
+            waker.vtable() as *const RawWakerVTable as usize,
+        )
+    }
 }
 
 impl WaitSlot {
@@ -60,6 +85,8 @@ impl WaitSlot {
             state: AtomicU8::new(fenced | IDLE),
             waker: TrackedCell::new(None),
             fenced,
+            announced: TrackedCell::new(None),
+            yields: TrackedCell::new(0),
         }
     }
 
@@ -152,8 +179,9 @@ impl WaitSlot {
     }
 
     /// The waiter's side: puts `waker` in the slot, announces the wait and
-    /// runs the heavy barrier. The caller must then check its condition
-    /// again (and [`retract`](Self::retract) if it no longer waits).
+    /// runs the heavy barrier, unless its own announcement of the same
+    /// waker still stands. The caller must then check its condition again
+    /// (and [`retract`](Self::retract) if it no longer waits).
     pub(crate) fn register(&self, waker: &Waker) {
         loop {
             // Acquire pairs with the Release store that leaves `WAKING` in
@@ -162,9 +190,36 @@ impl WaitSlot {
             let state = self.state.load(Ordering::Acquire);
             match state & !FENCED {
                 IDLE => break,
-                // Our own earlier registration: withdraw it to own the cell
-                // again (Relaxed: the cell was last written by us).
+                // Our own earlier registration, still standing, of a waker
+                // that wakes the same task (a re-poll that no wake-up
+                // caused: a `select!` sibling's, a spurious one): keep it,
+                // with neither a new store nor a new heavy barrier. Sound
+                // because only the worker moves the state out of `WAITING`
+                // but for us, so the `WAITING` read here is our own last
+                // store S, and `register` ran the heavy barrier B after S
+                // before it returned. Take any publish X of the worker and
+                // its later load L of the state (X, light, L). If L comes
+                // after B, it reads S or a later value: S sends the worker
+                // to `wake_slow`, which wakes the waker in the cell (the
+                // same task); a later value is the worker's own `WAKING` /
+                // `IDLE`, i.e. it took S from a state we read after it was
+                // stored, so that wake-up comes after this load, not
+                // before. If L comes before B, so does X, and the caller's
+                // check after this returns (after B) sees X. Either the
+                // check sees X or the task is woken: the same either-or a
+                // fresh registration gives. Once the worker has left
+                // `WAITING` (it woke us), the state reads `WAKING`/`IDLE`
+                // and the full registration below, barrier included, runs
+                // again. Loom: `async_pop_repolled_while_registered`.
                 WAITING => {
+                    // SAFETY: `announced` is the waiter's alone: only
+                    // `register` touches it, and each slot has one waiter.
+                    let id = self.announced.with_mut(|cell| unsafe { *cell });
+                    if id == Some(WakerId::of(waker)) {
+                        return;
+                    }
+                    // Another waker: withdraw our registration to own the
+                    // cell again (Relaxed: the cell was last written by us).
                     if self
                         .state
                         .compare_exchange(
@@ -193,10 +248,38 @@ impl WaitSlot {
                 _ => *cell = Some(waker.clone()),
             }
         });
+        // SAFETY: the waiter's alone, as above.
+        self.announced
+            .with_mut(|cell| unsafe { *cell = Some(WakerId::of(waker)) });
         // Release pairs with the Acquire compare-exchange in `wake_slow`:
         // the waker written above happens before the worker takes it.
         self.state.store(self.fenced | WAITING, Ordering::Release);
         barrier::heavy(self.fenced == 0);
+    }
+
+    /// Whether the async waiter may yield once more instead of registering
+    /// (fewer than `limit` yields since its last progress); counts it.
+    pub(crate) fn take_yield(&self, limit: u8) -> bool {
+        // SAFETY: `yields` is the waiter's alone: only the waiter's
+        // `take_yield` and `rearm_yields` touch it, and each slot has one
+        // waiter.
+        self.yields.with_mut(|cell| unsafe {
+            let may = *cell < limit;
+            if may {
+                *cell += 1;
+            }
+            may
+        })
+    }
+
+    /// The async waiter made progress: it may yield again next time.
+    pub(crate) fn rearm_yields(&self) {
+        // SAFETY: the waiter's alone, as in `take_yield`.
+        self.yields.with_mut(|cell| unsafe {
+            if *cell != 0 {
+                *cell = 0;
+            }
+        });
     }
 
     /// The waiter no longer waits. If the worker is waking it right now,
