@@ -13,6 +13,15 @@
 //! `hotq-spsc-fenced` is hotq-spsc with fenced wait slots (a
 //! `fence(SeqCst)` per push and per pop, as where `membarrier` is missing):
 //! its difference from `hotq-spsc` is what the asymmetric barrier saves.
+//!
+//! The multi-producer disruptors (`hotq-disruptor-mp`, `disruptor-mp`: one
+//! producer handle of a multi-producer ring of 1024 `u64`, busy-spin, an
+//! event poller as the only consumer) run the sequencer 3P-1C path without
+//! the other threads: each round claims and publishes 1024 single events
+//! (`publish`), then the poller takes them all in one poll, as a batch
+//! processor that fell a ring behind does. `--batch`: four
+//! `batch_publish(256)` instead; `--alternate`: publish one, poll one
+//! (batches of one, a consumer that keeps pace).
 
 use std::hint::black_box;
 
@@ -69,15 +78,134 @@ impl ChannelVisitor for Run {
     }
 }
 
+/// How the multi-producer disruptor cases move the events.
+#[derive(Clone, Copy, PartialEq)]
+enum Shape {
+    /// Fill with single publishes, drain with one poll.
+    Fill,
+    /// Fill with batches of 256, drain with one poll.
+    Batch,
+    /// Publish one, poll one.
+    Alternate,
+}
+
+/// hotq-disruptor's multi-producer path (one handle, an event poller).
+fn hotq_disruptor_mp(rounds: u64, shape: Shape) {
+    let mut builder = hotq_disruptor::Disruptor::builder(CAPACITY, || 0u64)
+        .wait_strategy(hotq_disruptor::wait::BusySpin);
+    let mut poller = builder.event_poller();
+    let mut producer = builder.build_multi_producer().expect("build");
+    let mut sum = 0u64;
+    let mut take = |poller: &mut hotq_disruptor::EventPoller<u64>, expect: usize| {
+        let n = poller
+            .poll(|e, _, _| sum = sum.wrapping_add(*e))
+            .expect("poll");
+        assert_eq!(n, expect);
+    };
+    for r in 0..rounds {
+        match shape {
+            Shape::Fill => {
+                for i in 0..CAPACITY as u64 {
+                    producer
+                        .publish(|e| *e = black_box(r + i))
+                        .expect("publish");
+                }
+                take(&mut poller, CAPACITY);
+            }
+            Shape::Batch => {
+                for _ in 0..CAPACITY / 256 {
+                    producer
+                        .batch_publish(256, |events| events.for_each(|e| *e = black_box(r)))
+                        .expect("publish");
+                }
+                take(&mut poller, CAPACITY);
+            }
+            Shape::Alternate => {
+                for i in 0..CAPACITY as u64 {
+                    producer
+                        .publish(|e| *e = black_box(r + i))
+                        .expect("publish");
+                    take(&mut poller, 1);
+                }
+            }
+        }
+    }
+    black_box(sum);
+    drop(producer);
+}
+
+/// The `disruptor` crate's multi-producer path (one handle, an event poller).
+fn disruptor_mp(rounds: u64, shape: Shape) {
+    use disruptor::Producer;
+    let (mut poller, builder) =
+        disruptor::build_multi_producer(CAPACITY, || 0u64, disruptor::BusySpin).new_event_poller();
+    let mut producer = builder.build();
+    let mut sum = 0u64;
+    let mut take = |poller: &mut disruptor::EventPoller<u64, _>, expect: usize| {
+        let mut guard = poller.poll().expect("poll");
+        let events = &mut guard;
+        assert_eq!(events.len(), expect);
+        for e in events {
+            sum = sum.wrapping_add(*e);
+        }
+    };
+    for r in 0..rounds {
+        match shape {
+            Shape::Fill => {
+                for i in 0..CAPACITY as u64 {
+                    producer.publish(|e| *e = black_box(r + i));
+                }
+                take(&mut poller, CAPACITY);
+            }
+            Shape::Batch => {
+                for _ in 0..CAPACITY / 256 {
+                    producer.batch_publish(256, |events| events.for_each(|e| *e = black_box(r)));
+                }
+                take(&mut poller, CAPACITY);
+            }
+            Shape::Alternate => {
+                for i in 0..CAPACITY as u64 {
+                    producer.publish(|e| *e = black_box(r + i));
+                    take(&mut poller, 1);
+                }
+            }
+        }
+    }
+    black_box(sum);
+    drop(producer);
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let batch = args.iter().any(|a| a == "--batch");
-    let args: Vec<&String> = args.iter().filter(|a| *a != "--batch").collect();
+    let alternate = args.iter().any(|a| a == "--alternate");
+    let args: Vec<&String> = args
+        .iter()
+        .filter(|a| *a != "--batch" && *a != "--alternate")
+        .collect();
     let (Some(name), Some(rounds)) = (args.first(), args.get(1).and_then(|r| r.parse().ok()))
     else {
-        eprintln!("usage: hot_path CONTENDER ROUNDS [--batch]");
+        eprintln!("usage: hot_path CONTENDER ROUNDS [--batch | --alternate]");
         std::process::exit(2);
     };
+    let shape = match (batch, alternate) {
+        (false, false) => Shape::Fill,
+        (true, false) => Shape::Batch,
+        (false, true) => Shape::Alternate,
+        (true, true) => {
+            eprintln!("hot_path: --batch or --alternate, not both");
+            std::process::exit(2);
+        }
+    };
+    match name.as_str() {
+        "hotq-disruptor-mp" => return hotq_disruptor_mp(rounds, shape),
+        "disruptor-mp" => return disruptor_mp(rounds, shape),
+        _ if alternate => {
+            eprintln!("hot_path: --alternate is for the disruptor cases");
+            std::process::exit(2);
+        }
+        _ => {}
+    }
     let mut run = Run {
         name: name.to_string(),
         rounds,

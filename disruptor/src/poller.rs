@@ -186,7 +186,8 @@ impl<E> EventPoller<E> {
             sequence: &self.sequence,
             handled: next - 1,
         };
-        for s in next..=available {
+        // Half-open: see `AvailabilityFlags::publish`.
+        for s in next..available + 1 {
             // SAFETY: `s` is available to this poller (its barrier said so)
             // and the producers cannot reclaim its slot before the poller's
             // sequence passes it; other consumers of the stage only read it.

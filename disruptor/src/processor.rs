@@ -238,7 +238,8 @@ impl<E, C: Consume<E>> BatchEventProcessor<E, C> {
                     self.consumer
                         .on_batch_start((available - next + 1) as usize);
                 }
-                for s in from..=available {
+                // Half-open: see `AvailabilityFlags::publish`.
+                for s in from..available + 1 {
                     current = Some(s);
                     // SAFETY: the barrier said `s <= available` is available
                     // and this processor's sequence is still below `next`.
