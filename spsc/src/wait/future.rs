@@ -85,6 +85,13 @@ impl<T> Producer<T> {
     /// when `T` is, and is cancellation-safe: dropping it before it
     /// completes pushes nothing and drops only its own value.
     ///
+    /// While the ring stays full the future first yields: it wakes its own
+    /// task and returns `Pending`, up to 8 times in a row, so that the
+    /// consumer (often on the same executor thread) can run; only then does
+    /// it register its waker and sleep. An executor sees those few extra
+    /// polls (and re-polls of the future's `select!` siblings) before the
+    /// wait goes quiet.
+    ///
     /// ```
     /// # fn block_on<F: std::future::Future>(f: F) -> F::Output {
     /// #     let mut f = std::pin::pin!(f);
@@ -115,6 +122,13 @@ impl<T> Consumer<T> {
     /// The future completes on its first poll when an item is ready, is
     /// `Send` when `T` is, and is cancellation-safe: dropping it before it
     /// completes takes nothing out of the ring.
+    ///
+    /// While the ring stays empty the future first yields: it wakes its own
+    /// task and returns `Pending`, up to 8 times in a row, so that the
+    /// producer (often on the same executor thread) can run; only then does
+    /// it register its waker and sleep. An executor sees those few extra
+    /// polls (and re-polls of the future's `select!` siblings) before the
+    /// wait goes quiet.
     ///
     /// ```
     /// # fn block_on<F: std::future::Future>(f: F) -> F::Output {
