@@ -252,10 +252,13 @@ step "disruptor stress tests (release)" cargo test --locked --release -p hotq-di
 # in `T::drop` during commits and drains, forgotten chunks and iterators,
 # partial commits; edge: ZSTs with huge capacities, capacity errors) and
 # short concurrent histories.
-# The subset keeps ./test.sh within its time on 2 cores (about 2 min here):
-# the soundness tests of hotq-spsc's unsafe code, hotq-mpmc's unit tests, and
-# both crates' linearizability histories. hotq-mpmc's drops (15 min of miri
-# time here) and the rest are in the full run.
+# The subset keeps ./test.sh within its time on 2 cores: the soundness
+# tests of hotq-spsc's unsafe code and its linearizability histories,
+# hotq-mpmc's unit tests and its channels' real-thread tests (which run the
+# queue's claims and stamps from several threads). hotq-mpmc's drops (15 min
+# of miri time here), its queue's and the disruptor's linearizability
+# histories and the rest are in the full run; cargo test and
+# ThreadSanitizer run the histories on every run.
 # hotq-disruptor (times: miri's user CPU, measured at a load average of 6
 # to 12 from other work): its unit tests (sequencers, processor, wait
 # strategies: 22 s), drops (every event dropped once on every way
@@ -263,32 +266,32 @@ step "disruptor stress tests (release)" cargo test --locked --release -p hotq-di
 # iterator dropped or forgotten, a panicking event drop, ZSTs: 19 s) and
 # panic (blocked producers halted, the publish drop guard: 7 s), those
 # three 39 s (40 s wall at a load average of 4); dropped_stages (a dropped
-# stage never lets anyone pass the live stage before it) and the
-# linearizability histories (96 s) join them.
+# stage never lets anyone pass the live stage before it) joins them. Its
+# linearizability histories (58 s of test time) and hotq-mpmc's queue's
+# (46 s) left the subset on 2026-12-02: the lanes' critical path was the
+# channel line plus the mpmc line (about 340 s of the 390 s step in a fresh
+# clone), and it becomes about 295.
 # hotq-spsc's waiting tests (300 items per case, the fenced protocol that
 # miri can run: no membarrier under miri): 16 s of test time here, plus
 # about 40 s to build them (at a load average of 15).
 # The checker tests (`checker_rejects_*`: a deliberately broken queue's
 # histories must be rejected) test hotq-testkit's checker, not the queue:
-# the cargo test step runs them (200 and 20 runs), and under miri they
-# would repeat the accepting tests' queue calls through a wrapper that
-# injects the fault (no unsafe path of their own). Skipped here: 9.6 s of
-# hotq-mpmc's 55 s and 39.7 s of hotq-disruptor's 98.5 s of miri time
-# (`--report-time`, at a load average of 8-17).
+# the cargo test step runs them (200 and 20 runs); under miri they only
+# repeat the accepting tests' queue calls through a wrapper that injects
+# the fault, in the full run.
 # Longest line first (two lanes): wall times in a fresh clone on a quiet
-# machine (2026-12-02), builds included: channels 312 s, disruptor 201 s,
-# spsc 103 s, mpmc 87 s. In the order spsc, mpmc, disruptor, channels the
-# pass took 415 s; in this order it should take about 340 s.
+# machine (2026-12-02 05:45 UTC), builds included, before the histories
+# left: channels 260 s (the shared build of about 100 s is in the first
+# line's time), disruptor 230 s, spsc 103 s, mpmc 79 s.
 MIRI_SUBSET=(
     # hotq-mpmc's channels: the real-thread tests (blocking, timed and async
     # calls, disconnection, drops; 136 s of test time). The channel's
-    # linearizability histories (51 s under miri) are in the full run: the
-    # queue's own histories stay here, the channel's try calls are that
-    # queue's calls, and the histories run in cargo test and ThreadSanitizer.
+    # linearizability histories (51 s under miri) are in the full run, with
+    # the queue's own: the histories run in cargo test and ThreadSanitizer.
     "-p hotq-mpmc --test channel"
-    "-p hotq-disruptor --lib --test drops --test panic --test dropped_stages --test linearizability -- --skip checker_rejects"
+    "-p hotq-disruptor --lib --test drops --test panic --test dropped_stages"
     "-p hotq-spsc --lib --test drops --test edge --test linearizability --test waiting"
-    "-p hotq-mpmc --lib --test linearizability -- --skip checker_rejects"
+    "-p hotq-mpmc --lib"
 )
 MIRI_FULL=(
     "-p hotq-spsc" # + doc tests, io, model, wrap, stress
