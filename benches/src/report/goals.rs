@@ -753,6 +753,36 @@ pub(crate) mod tests {
     use crate::rounds::{Round, Unit};
 
     /// A throughput workload with these rows' figures per round (no load).
+    /// A single-item workload whose rounds (and floor) all ran fast.
+    pub(crate) fn single_all_fast() -> Workload {
+        workload(
+            "cap 1024, single",
+            &[
+                ("hotq-spsc", Kind::Ours, &[100.0; 6]),
+                ("limit", Kind::Limit, &[800.0; 6]),
+            ],
+        )
+    }
+
+    /// A batch-16 workload whose floor ran fast for two rounds, then slow.
+    pub(crate) fn batch_fast_then_slow() -> Workload {
+        workload(
+            "cap 1024, batch 16",
+            &[
+                (
+                    "hotq-spsc",
+                    Kind::Ours,
+                    &[500.0, 500.0, 150.0, 150.0, 150.0, 150.0],
+                ),
+                (
+                    "limit",
+                    Kind::Limit,
+                    &[800.0, 800.0, 250.0, 250.0, 250.0, 250.0],
+                ),
+            ],
+        )
+    }
+
     pub(crate) fn workload(name: &str, rows: &[(&str, Kind, &[f64])]) -> Workload {
         Workload {
             suite: "SPSC throughput",
@@ -978,28 +1008,8 @@ pub(crate) mod tests {
         // The single workload ran all fast, the batch one all slow but for
         // two rounds: each floor alone is steady, together they moved, and
         // the ratio of medians is read off the fast rounds of both.
-        let single = workload(
-            "cap 1024, single",
-            &[
-                ("hotq-spsc", Kind::Ours, &[100.0; 6]),
-                ("limit", Kind::Limit, &[800.0; 6]),
-            ],
-        );
-        let batch = workload(
-            "cap 1024, batch 16",
-            &[
-                (
-                    "hotq-spsc",
-                    Kind::Ours,
-                    &[500.0, 500.0, 150.0, 150.0, 150.0, 150.0],
-                ),
-                (
-                    "limit",
-                    Kind::Limit,
-                    &[800.0, 800.0, 250.0, 250.0, 250.0, 250.0],
-                ),
-            ],
-        );
+        let single = single_all_fast();
+        let batch = batch_fast_then_slow();
         let goals = evaluate(&[single, batch]);
         let g = goals.iter().find(|g| g.what.contains("batch 16")).unwrap();
         let modes: Vec<_> = g
@@ -1016,13 +1026,7 @@ pub(crate) mod tests {
         assert!(!g.modes_apart);
         // Each workload wholly in its own mode: no mode to decide by; all
         // rounds decide, flagged.
-        let single = workload(
-            "cap 1024, single",
-            &[
-                ("hotq-spsc", Kind::Ours, &[100.0; 6]),
-                ("limit", Kind::Limit, &[800.0; 6]),
-            ],
-        );
+        let single = single_all_fast();
         let batch = workload(
             "cap 1024, batch 16",
             &[

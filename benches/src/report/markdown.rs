@@ -571,7 +571,7 @@ fn ratios(unit: Unit, st: &WorkloadStats, rs: &RowStats) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::goals::tests::workload;
+    use crate::report::goals::tests::{batch_fast_then_slow, single_all_fast, workload};
 
     #[test]
     fn the_goals_table_shows_each_interval_verdict_and_flag() {
@@ -598,28 +598,8 @@ mod tests {
         assert!(text.contains("1 by the slow") && text.contains("0 whose modes disagree"));
         // A goal over two workloads counts the rounds of both, including
         // a mode that only one of them had.
-        let single = workload(
-            "cap 1024, single",
-            &[
-                ("hotq-spsc", Kind::Ours, &[100.0; 6]),
-                ("limit", Kind::Limit, &[800.0; 6]),
-            ],
-        );
-        let batch = workload(
-            "cap 1024, batch 16",
-            &[
-                (
-                    "hotq-spsc",
-                    Kind::Ours,
-                    &[500.0, 500.0, 150.0, 150.0, 150.0, 150.0],
-                ),
-                (
-                    "limit",
-                    Kind::Limit,
-                    &[800.0, 800.0, 250.0, 250.0, 250.0, 250.0],
-                ),
-            ],
-        );
+        let single = single_all_fast();
+        let batch = batch_fast_then_slow();
         let two = goals_table(&goals::evaluate(&[single, batch]));
         assert!(two.contains("| fast floor, 8 of 12 (slow 4) |"), "{two}");
         let head = floors(&ws);
