@@ -13,6 +13,8 @@
 //! Per 1M events: `handlers vol/invol` sums the three consumer threads
 //! (each read as its thread ends, so from spawn to drain), `producer
 //! vol/invol` the publishing thread from its start to its shutdown.
+//! Linux counts a `yield_now` that gave the core away as involuntary (the
+//! thread stayed runnable); a park or a sleep as voluntary.
 use hotq_benches::sequenced::{self, Counted, Ring, RingVisitor, Switches, Topology};
 
 struct Row {

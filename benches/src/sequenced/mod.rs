@@ -15,7 +15,7 @@
 //! | `hotq-disruptor (yielding)` | `Yielding`: 100 spins, then `yield_now` on each poll |
 //! | `disruptor` | `BusySpin` (the crate's README benchmark) |
 //! | `disruptor (sleep 10 µs)` | `Sleep::new(10 µs)`: 4.4 ships no yielding strategy; `Sleep` is its only one that gives the core away |
-//! | `crossbeam-channel arcs` | the channel's own `recv`/`send`: a short spin, then parked on a futex |
+//! | `crossbeam-channel arcs` | the channel's own `recv`/`send`: crossbeam's `Backoff::snooze` (spins of 1 to 64 steps, then `yield_now` four times), then parked on a futex |
 //!
 //! The topologies other than unicast run four threads (one or three
 //! producers, three or one consumers). With at least as many cores as
@@ -25,7 +25,9 @@
 //! the scheduler's tick takes it, so those rows measure the scheduler as
 //! much as the ring; a user with more threads than cores would pick a
 //! strategy that gives the core away, so there the goals compare each
-//! crate's strategy that does: `hotq-disruptor (yielding) ÷ disruptor
+//! crate's strategy that does (the arcs' waits yield and park, which is
+//! why they beat the busy-spin rows there: `topology_switches` counts it):
+//! `hotq-disruptor (yielding) ÷ disruptor
 //! (sleep 10 µs)` ([`oversubscribed`]). Unicast (two threads) always compares
 //! the busy-spin rows. Every row runs on every machine, so the other pair's
 //! ratio is in the report's tables either way.
