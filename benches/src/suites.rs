@@ -70,8 +70,9 @@ pub fn params(o: &Options) -> Vec<(String, String)> {
         p(
             "disruptor topologies",
             format!(
-                "up to {} events per round, ring (and each channel) of {RING}, BusySpin",
-                events(o.items)
+                "up to {} events per round, ring (and each channel) of {RING}; each disruptor busy-spinning and yielding (the `disruptor` crate: sleeping 10 µs, it ships no yielding strategy), the row names say which; a topology with more threads than cores ({}) is decided by the yielding ÷ sleeping rows, else by the busy-spin rows",
+                events(o.items),
+                sequenced::cores()
             ),
         ),
         crate::waiting::params(o),
@@ -259,8 +260,17 @@ fn disruptor_suite(o: &Options, out: &mut Vec<Workload>) {
             entries: Vec::new(),
         };
         sequenced::each_ring(&mut v);
+        let cores = sequenced::cores();
+        let over = if sequenced::oversubscribed(topology, cores) {
+            format!(
+                " ({} threads on {cores} cores: oversubscribed, the goal reads the yielding ÷ sleeping rows)",
+                topology.threads()
+            )
+        } else {
+            String::new()
+        };
         let params = format!(
-            "events (u64), ring (and each channel) of {RING}, {} producer thread(s) and {} consumer threads, not pinned",
+            "events (u64), ring (and each channel) of {RING}, {} producer thread(s) and {} consumer threads, not pinned{over}; rows without a strategy in their name busy-spin",
             topology.producers(),
             topology.consumers()
         );

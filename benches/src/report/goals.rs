@@ -13,6 +13,7 @@
 use super::bootstrap::{self, Interval};
 use super::floor;
 use crate::rounds::{Row, Workload};
+use crate::sequenced::{self, Topology};
 use crate::summary::Summary;
 
 /// What a goal is read from.
@@ -571,25 +572,53 @@ pub fn evaluate(ws: &[Workload]) -> Vec<Goal> {
             per_round(w, "hotq-disruptor", "crossbeam-channel arcs"),
         ));
     }
-    for t in [
-        "pipeline 1P-3C",
-        "multicast 1P-3C",
-        "diamond 1P-3C",
-        "sequencer 3P-1C",
-    ] {
-        if let Some(w) = workload(ws, t) {
-            goals.push(goal(
-                format!("{t}: hotq-disruptor ÷ disruptor, per round"),
-                true,
-                1.0,
-                per_round(w, "hotq-disruptor", "disruptor"),
-            ));
-        }
-    }
+    topologies(ws, sequenced::cores(), &mut goals);
     waiting(ws, &mut goals);
     channels(ws, &mut goals);
     flag(ws, &mut goals);
     goals
+}
+
+/// The oversubscribable topologies' goals (issue 15 §4): hotq-disruptor
+/// at least as fast as the `disruptor` crate. With at least as many
+/// `cores` as the topology has threads, the busy-spin rows (the LMAX
+/// ones); with fewer, each crate's strategy that gives the core away
+/// (ours `Yielding`, the crate's `Sleep`, its only one that does), as a
+/// user with more threads than cores would run them: busy-spinning
+/// handlers there measure the scheduler's tick as much as the ring (see
+/// [`crate::sequenced`]).
+fn topologies(ws: &[Workload], cores: usize, goals: &mut Vec<Goal>) {
+    use crate::sequenced::{
+        DisruptorCrate, DisruptorCrateSleep, HotqDisruptor, HotqDisruptorYielding, Ring,
+    };
+    for t in Topology::ALL {
+        if t == Topology::Unicast {
+            continue;
+        }
+        let Some(w) = workload(ws, t.name()) else {
+            continue;
+        };
+        let name = t.name();
+        let (what, ours, peer) = if sequenced::oversubscribed(t, cores) {
+            (
+                format!(
+                    "{name}: {} ÷ {}, per round ({} threads on {cores} cores)",
+                    HotqDisruptorYielding::NAME,
+                    DisruptorCrateSleep::NAME,
+                    t.threads()
+                ),
+                HotqDisruptorYielding::NAME,
+                DisruptorCrateSleep::NAME,
+            )
+        } else {
+            (
+                format!("{name}: hotq-disruptor ÷ disruptor, per round"),
+                HotqDisruptor::NAME,
+                DisruptorCrate::NAME,
+            )
+        };
+        goals.push(goal(what, true, 1.0, per_round(w, ours, peer)));
+    }
 }
 
 /// The channel suite's goals (issue 14): hotq-mpmc's channel, each side
@@ -1044,6 +1073,34 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn an_oversubscribed_topology_is_decided_by_the_rows_that_give_the_core_away() {
+        // Busy-spin rows say hotq-disruptor is ahead (2×), the yielding and
+        // sleeping rows that it is behind (0.5×): with 2 cores the four
+        // threads' goal reads the latter, with 4 the former.
+        let rows: [(&str, Kind, &[f64]); 4] = [
+            ("hotq-disruptor", Kind::Ours, &[20.0; 6]),
+            ("hotq-disruptor (yielding)", Kind::Ours, &[5.0; 6]),
+            ("disruptor", Kind::Peer, &[10.0; 6]),
+            ("disruptor (sleep 10 µs)", Kind::Peer, &[10.0; 6]),
+        ];
+        let ws = [workload("pipeline 1P-3C", &rows)];
+        for (cores, ratio, names) in [(2, 0.5, "(yielding) ÷ disruptor (sleep"), (4, 2.0, "")] {
+            let mut goals = Vec::new();
+            topologies(&ws, cores, &mut goals);
+            assert_eq!(goals.len(), 1, "{goals:?}");
+            let g = &goals[0];
+            assert_eq!(g.measured.map(|m| m.median), Some(ratio), "{g:?}");
+            assert!(g.what.contains(names), "{}", g.what);
+            let met = if ratio > 1.0 {
+                Verdict::Met
+            } else {
+                Verdict::Missed
+            };
+            assert_eq!(g.verdict, Some(met), "{g:?}");
+        }
+    }
+
+    #[test]
     fn the_goal_workloads_are_exactly_those_the_goals_read() {
         // Every workload a goal could read, with every contender a goal
         // names: each goal is then measured, and reads only workloads of
@@ -1056,7 +1113,9 @@ pub(crate) mod tests {
             "hotq-mpmc",
             "ArrayQueue",
             "hotq-disruptor",
+            "hotq-disruptor (yielding)",
             "disruptor",
+            "disruptor (sleep 10 µs)",
             "crossbeam-channel arcs",
             "hotq-spsc blocking",
             "crossbeam-channel",

@@ -1,8 +1,14 @@
-//! The `disruptor` crate (4.4) with its `BusySpin` wait strategy, as its
-//! README benchmarks it. It needs a ring of at least 64 events for several
-//! producers; the suite's default size is above that.
+//! The `disruptor` crate (4.4), twice: with its `BusySpin` wait strategy,
+//! as its README benchmarks it ([`DisruptorCrate`]), and with the one
+//! strategy it ships that gives the core away, `Sleep`
+//! ([`DisruptorCrateSleep`]): 4.4 has `BusySpin`, `BusySpinWithSpinLoopHint`
+//! (both spin) and `Sleep(duration)`, no yielding one. Its producers spin
+//! on a full ring whatever the strategy. It needs a ring of at least 64
+//! events for several producers; the suite's default size is above that.
 
-use disruptor::{BusySpin, Sequence};
+use std::time::Duration;
+
+use disruptor::{BusySpin, Sequence, Sleep, wait_strategies::WaitStrategy};
 
 use super::{Handler, Publisher, Ring, Topology};
 use crate::channel::Kind;
@@ -32,7 +38,7 @@ impl<P: disruptor::Producer<Event> + Send> Publisher for Handle<P> {
     }
 }
 
-/// `disruptor` 4.4, busy-spinning.
+/// `disruptor` 4.4, busy-spinning (`BusySpin`).
 pub struct DisruptorCrate;
 
 impl Ring for DisruptorCrate {
@@ -41,43 +47,73 @@ impl Ring for DisruptorCrate {
     const CRATE: Option<&'static str> = Some("disruptor");
 
     fn build(topology: Topology, size: usize, handlers: Vec<Handler>) -> Vec<Box<dyn Publisher>> {
-        let factory = || Event { value: 0 };
-        let mut h = handlers.into_iter().map(on);
-        let mut next = || h.next().expect("one handler per consumer");
-        let sp = || disruptor::build_single_producer(size, factory, BusySpin);
-        match topology {
-            Topology::Unicast => vec![Box::new(Handle(sp().handle_events_with(next()).build()))],
-            Topology::Pipeline => vec![Box::new(Handle(
-                sp().handle_events_with(next())
-                    .and_then()
-                    .handle_events_with(next())
-                    .and_then()
-                    .handle_events_with(next())
-                    .build(),
-            ))],
-            Topology::Multicast => vec![Box::new(Handle(
-                sp().handle_events_with(next())
-                    .handle_events_with(next())
-                    .handle_events_with(next())
-                    .build(),
-            ))],
-            Topology::Diamond => vec![Box::new(Handle(
-                sp().handle_events_with(next())
-                    .handle_events_with(next())
-                    .and_then()
-                    .handle_events_with(next())
-                    .build(),
-            ))],
-            Topology::Sequencer => {
-                let p = disruptor::build_multi_producer(size, factory, BusySpin)
-                    .handle_events_with(next())
-                    .build();
-                vec![
-                    Box::new(Handle(p.clone())),
-                    Box::new(Handle(p.clone())),
-                    Box::new(Handle(p)),
-                ]
-            }
+        build(BusySpin, topology, size, handlers)
+    }
+}
+
+/// How long [`DisruptorCrateSleep`] sleeps per empty poll: the nap of
+/// hotq-disruptor's `Sleeping` (Linux rounds it up to some 50 µs of timer
+/// slack), short against the time a ring of the suite's size takes to
+/// fill.
+pub const NAP: Duration = Duration::from_micros(10);
+
+/// `disruptor` 4.4 with `Sleep::new(NAP)`: each poll that finds nothing
+/// sleeps.
+pub struct DisruptorCrateSleep;
+
+impl Ring for DisruptorCrateSleep {
+    const NAME: &'static str = "disruptor (sleep 10 µs)";
+    const KIND: Kind = Kind::Peer;
+    const CRATE: Option<&'static str> = Some("disruptor");
+
+    fn build(topology: Topology, size: usize, handlers: Vec<Handler>) -> Vec<Box<dyn Publisher>> {
+        build(Sleep::new(NAP), topology, size, handlers)
+    }
+}
+
+/// Builds `topology` with every processor waiting by `wait`.
+fn build<W: WaitStrategy + 'static>(
+    wait: W,
+    topology: Topology,
+    size: usize,
+    handlers: Vec<Handler>,
+) -> Vec<Box<dyn Publisher>> {
+    let factory = || Event { value: 0 };
+    let mut h = handlers.into_iter().map(on);
+    let mut next = || h.next().expect("one handler per consumer");
+    let sp = || disruptor::build_single_producer(size, factory, wait);
+    match topology {
+        Topology::Unicast => vec![Box::new(Handle(sp().handle_events_with(next()).build()))],
+        Topology::Pipeline => vec![Box::new(Handle(
+            sp().handle_events_with(next())
+                .and_then()
+                .handle_events_with(next())
+                .and_then()
+                .handle_events_with(next())
+                .build(),
+        ))],
+        Topology::Multicast => vec![Box::new(Handle(
+            sp().handle_events_with(next())
+                .handle_events_with(next())
+                .handle_events_with(next())
+                .build(),
+        ))],
+        Topology::Diamond => vec![Box::new(Handle(
+            sp().handle_events_with(next())
+                .handle_events_with(next())
+                .and_then()
+                .handle_events_with(next())
+                .build(),
+        ))],
+        Topology::Sequencer => {
+            let p = disruptor::build_multi_producer(size, factory, wait)
+                .handle_events_with(next())
+                .build();
+            vec![
+                Box::new(Handle(p.clone())),
+                Box::new(Handle(p.clone())),
+                Box::new(Handle(p)),
+            ]
         }
     }
 }

@@ -1,7 +1,10 @@
-//! hotq-disruptor: ours, with the same wait strategy as the `disruptor`
-//! crate's row (`BusySpin`), so the rows differ by the ring alone.
+//! hotq-disruptor: ours, twice. [`HotqDisruptor`] busy-spins, as the
+//! `disruptor` crate's busy-spin row does, so those two rows differ by the
+//! ring alone; [`HotqDisruptorYielding`] waits with [`Yielding`] (spin 100
+//! steps, then `yield_now` on each), what a user with more threads than
+//! cores would pick.
 
-use hotq_disruptor::wait::BusySpin;
+use hotq_disruptor::wait::{BusySpin, WaitStrategy, Yielding};
 use hotq_disruptor::{Disruptor, Producer, Sequence};
 
 use super::{Handler, Publisher, Ring, Topology};
@@ -31,7 +34,7 @@ impl<P: Producer<Event> + Send> Publisher for Handle<P> {
     }
 }
 
-/// `hotq_disruptor::Disruptor`, busy-spinning.
+/// `hotq_disruptor::Disruptor`, busy-spinning ([`BusySpin`]).
 pub struct HotqDisruptor;
 
 impl Ring for HotqDisruptor {
@@ -40,35 +43,58 @@ impl Ring for HotqDisruptor {
     const CRATE: Option<&'static str> = Some("hotq-disruptor");
 
     fn build(topology: Topology, size: usize, handlers: Vec<Handler>) -> Vec<Box<dyn Publisher>> {
-        // Stages, not `after(names)`: every topology here is a chain of
-        // stages (the diamond is A and B, then C after both: `then()`), which
-        // the stage DSL says directly; the graph API builds the same gates.
-        let mut handlers = handlers.into_iter();
-        let mut builder = Disruptor::builder(size, Event::default).wait_strategy(BusySpin);
-        for (i, stage) in topology.stages().iter().enumerate() {
-            if i > 0 {
-                builder = builder.then();
-            }
-            for _ in stage.iter() {
-                let mut h = handlers.next().expect("one handler per consumer");
-                builder = builder
-                    .handle_events_with(move |e: &Event, _: Sequence, _: bool| h.on(e.value));
-            }
-        }
-        let producers = topology.producers();
-        if producers == 1 {
-            let p = builder
-                .build_single_producer()
-                .expect("hotq-disruptor: build");
-            return vec![Box::new(Handle(p))];
-        }
-        let p = builder
-            .build_multi_producer()
-            .expect("hotq-disruptor: build");
-        let mut handles: Vec<Box<dyn Publisher>> = (1..producers)
-            .map(|_| Box::new(Handle(p.clone())) as Box<dyn Publisher>)
-            .collect();
-        handles.push(Box::new(Handle(p)));
-        handles
+        build(BusySpin, topology, size, handlers)
     }
+}
+
+/// `hotq_disruptor::Disruptor`, yielding ([`Yielding`]).
+pub struct HotqDisruptorYielding;
+
+impl Ring for HotqDisruptorYielding {
+    const NAME: &'static str = "hotq-disruptor (yielding)";
+    const KIND: Kind = Kind::Ours;
+    const CRATE: Option<&'static str> = Some("hotq-disruptor");
+
+    fn build(topology: Topology, size: usize, handlers: Vec<Handler>) -> Vec<Box<dyn Publisher>> {
+        build(Yielding, topology, size, handlers)
+    }
+}
+
+/// Builds `topology` with every handler waiting by `wait`.
+fn build<W: WaitStrategy>(
+    wait: W,
+    topology: Topology,
+    size: usize,
+    handlers: Vec<Handler>,
+) -> Vec<Box<dyn Publisher>> {
+    // Stages, not `after(names)`: every topology here is a chain of
+    // stages (the diamond is A and B, then C after both: `then()`), which
+    // the stage DSL says directly; the graph API builds the same gates.
+    let mut handlers = handlers.into_iter();
+    let mut builder = Disruptor::builder(size, Event::default).wait_strategy(wait);
+    for (i, stage) in topology.stages().iter().enumerate() {
+        if i > 0 {
+            builder = builder.then();
+        }
+        for _ in stage.iter() {
+            let mut h = handlers.next().expect("one handler per consumer");
+            builder =
+                builder.handle_events_with(move |e: &Event, _: Sequence, _: bool| h.on(e.value));
+        }
+    }
+    let producers = topology.producers();
+    if producers == 1 {
+        let p = builder
+            .build_single_producer()
+            .expect("hotq-disruptor: build");
+        return vec![Box::new(Handle(p))];
+    }
+    let p = builder
+        .build_multi_producer()
+        .expect("hotq-disruptor: build");
+    let mut handles: Vec<Box<dyn Publisher>> = (1..producers)
+        .map(|_| Box::new(Handle(p.clone())) as Box<dyn Publisher>)
+        .collect();
+    handles.push(Box::new(Handle(p)));
+    handles
 }

@@ -5,6 +5,8 @@
 
 use std::sync::{Arc, Mutex};
 
+use super::switches::Switches;
+
 /// What a handler saw, reported when its thread drops it.
 #[derive(Debug, Clone, Default)]
 struct Seen {
@@ -12,6 +14,9 @@ struct Seen {
     counts: Vec<u64>,
     /// The first broken expectation, if any.
     error: Option<String>,
+    /// The handler thread's context switches when it dropped the handler
+    /// (its whole life: the thread is the topology's), if counted.
+    switches: Option<Switches>,
 }
 
 /// One handler's record, shared between the handler and the harness.
@@ -19,6 +24,7 @@ pub struct Tally {
     seen: Arc<Mutex<Option<Seen>>>,
     producers: usize,
     shift: u32,
+    count_switches: bool,
 }
 
 impl Tally {
@@ -29,7 +35,23 @@ impl Tally {
             seen: Arc::new(Mutex::new(None)),
             producers,
             shift,
+            count_switches: false,
         }
+    }
+
+    /// The same, and its handler reads its thread's context switches when
+    /// dropped ([`switches`](Self::switches)); off in the report's runs.
+    pub fn counting_switches(producers: usize, shift: u32) -> Tally {
+        Tally {
+            count_switches: true,
+            ..Tally::new(producers, shift)
+        }
+    }
+
+    /// The handler thread's context switches over its life, once it
+    /// dropped the handler (`None` if not counted or not readable).
+    pub fn switches(&self) -> Option<Switches> {
+        self.seen.lock().ok()?.as_ref()?.switches
     }
 
     /// The handler: counts in its own state, hands the result over when it
@@ -39,9 +61,11 @@ impl Tally {
             seen: Seen {
                 counts: vec![0; self.producers],
                 error: None,
+                switches: None,
             },
             out: self.seen.clone(),
             shift: self.shift,
+            count_switches: self.count_switches,
         }
     }
 
@@ -73,6 +97,7 @@ pub struct Handler {
     seen: Seen,
     out: Arc<Mutex<Option<Seen>>>,
     shift: u32,
+    count_switches: bool,
 }
 
 impl Handler {
@@ -93,6 +118,11 @@ impl Handler {
 
 impl Drop for Handler {
     fn drop(&mut self) {
+        // Every contender drops its handlers on their own threads, as the
+        // threads end.
+        if self.count_switches {
+            self.seen.switches = Switches::of_this_thread();
+        }
         if let Ok(mut out) = self.out.lock() {
             *out = Some(std::mem::take(&mut self.seen));
         }
