@@ -7,6 +7,7 @@
 #   ab_unit    what ITEMS counts (items, events)
 #   ab_goal    when not empty, the issue whose goal is a median new÷old of
 #              at least 0.97, printed as met or not
+#   ab_args    (optional) words passed to the round binary after ITEMS
 # and "$@" the scripts' own OLD_REV [NEW_REV]. Their headers say what the
 # round runs and what is printed.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -71,17 +72,17 @@ fi
 
 echo "old: $old_rev"
 echo "new: $new_label"
-echo "rounds: $rounds, $ab_unit per run: $items"
+echo "rounds: $rounds, $ab_unit per run: $items${ab_args:+, round: $ab_args}"
 echo "load before: $(uptime)"
 printf '%5s  %12s  %12s  %8s\n' round "old M/s" "new M/s" "new÷old"
 : >"$scratch/ratios"
 for r in $(seq 1 "$rounds"); do
     if [ $((r % 2)) -eq 1 ]; then
-        o=$("$scratch/old" "$items")
-        n=$("$scratch/new" "$items")
+        o=$("$scratch/old" "$items" ${ab_args:-})
+        n=$("$scratch/new" "$items" ${ab_args:-})
     else
-        n=$("$scratch/new" "$items")
-        o=$("$scratch/old" "$items")
+        n=$("$scratch/new" "$items" ${ab_args:-})
+        o=$("$scratch/old" "$items" ${ab_args:-})
     fi
     ratio=$(python3 -c "print('%.4f' % ($n / $o))")
     echo "$ratio" >>"$scratch/ratios"

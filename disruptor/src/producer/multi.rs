@@ -85,7 +85,7 @@ impl<E> MultiProducer<E> {
         let (seq, _) = self
             .sequencer
             .claim(&self.handle.shared, 1, Wait::Forever)?;
-        Ok(write_one(&self.handle.shared, seq, f))
+        Ok(write_one::<E, false>(&self.handle.shared, seq, f))
     }
 
     /// As [`SingleProducer::try_publish`](crate::SingleProducer::try_publish).
@@ -110,7 +110,7 @@ impl<E> MultiProducer<E> {
     #[inline]
     pub fn try_publish<F: FnOnce(&mut E)>(&mut self, f: F) -> Result<Sequence, PublishError> {
         let (seq, _) = self.sequencer.claim(&self.handle.shared, 1, Wait::No)?;
-        Ok(write_one(&self.handle.shared, seq, f))
+        Ok(write_one::<E, false>(&self.handle.shared, seq, f))
     }
 
     /// As [`SingleProducer::batch_publish`](crate::SingleProducer::batch_publish): the `n` sequences are
@@ -142,7 +142,7 @@ impl<E> MultiProducer<E> {
         let (lo, hi) = self
             .sequencer
             .claim(&self.handle.shared, n, Wait::Forever)?;
-        Ok(write_batch(&self.handle.shared, lo, hi, f))
+        Ok(write_batch::<E, false>(&self.handle.shared, lo, hi, f))
     }
 
     /// As [`SingleProducer::try_batch_publish`](crate::SingleProducer::try_batch_publish).
@@ -166,7 +166,7 @@ impl<E> MultiProducer<E> {
     ) -> Result<Sequence, PublishError> {
         check_batch(n, self.handle.shared.ring.size())?;
         let (lo, hi) = self.sequencer.claim(&self.handle.shared, n, Wait::No)?;
-        Ok(write_batch(&self.handle.shared, lo, hi, f))
+        Ok(write_batch::<E, false>(&self.handle.shared, lo, hi, f))
     }
 
     /// As [`SingleProducer::publish_timeout`](crate::SingleProducer::publish_timeout):
@@ -201,7 +201,7 @@ impl<E> MultiProducer<E> {
         let (seq, _) = self
             .sequencer
             .claim(&self.handle.shared, 1, Wait::Within(timeout))?;
-        Ok(write_one(&self.handle.shared, seq, f))
+        Ok(write_one::<E, false>(&self.handle.shared, seq, f))
     }
 
     /// As [`SingleProducer::batch_publish_timeout`](crate::SingleProducer::batch_publish_timeout).
@@ -235,7 +235,7 @@ impl<E> MultiProducer<E> {
         let (lo, hi) = self
             .sequencer
             .claim(&self.handle.shared, n, Wait::Within(timeout))?;
-        Ok(write_batch(&self.handle.shared, lo, hi, f))
+        Ok(write_batch::<E, false>(&self.handle.shared, lo, hi, f))
     }
 
     /// How many events could be published now without waiting (the other

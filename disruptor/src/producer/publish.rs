@@ -9,23 +9,29 @@ use crate::shared::Shared;
 /// Publishes `lo..=hi` when dropped: after the producer's closure returns,
 /// and also if it unwinds, so a consumer never waits on a claimed slot that
 /// nobody will publish (it sees the event as far as the closure got).
-struct PublishOnDrop<'a, E> {
+/// `SINGLE`: published by the single producer (see [`Shared::publish`]).
+struct PublishOnDrop<'a, E, const SINGLE: bool> {
     shared: &'a Shared<E>,
     lo: Sequence,
     hi: Sequence,
 }
 
-impl<E> Drop for PublishOnDrop<'_, E> {
+impl<E, const SINGLE: bool> Drop for PublishOnDrop<'_, E, SINGLE> {
     #[inline(always)]
     fn drop(&mut self) {
-        self.shared.publish(self.lo, self.hi);
+        self.shared.publish::<SINGLE>(self.lo, self.hi);
     }
 }
 
-/// Runs `f` on the claimed event `seq` and publishes it.
+/// Runs `f` on the claimed event `seq` and publishes it (`SINGLE`: as
+/// the single producer).
 #[inline]
-pub(super) fn write_one<E>(shared: &Shared<E>, seq: Sequence, f: impl FnOnce(&mut E)) -> Sequence {
-    let publish = PublishOnDrop {
+pub(super) fn write_one<E, const SINGLE: bool>(
+    shared: &Shared<E>,
+    seq: Sequence,
+    f: impl FnOnce(&mut E),
+) -> Sequence {
+    let publish = PublishOnDrop::<E, SINGLE> {
         shared,
         lo: seq,
         hi: seq,
@@ -38,15 +44,16 @@ pub(super) fn write_one<E>(shared: &Shared<E>, seq: Sequence, f: impl FnOnce(&mu
     seq
 }
 
-/// Runs `f` on the claimed events `lo..=hi` and publishes them.
+/// Runs `f` on the claimed events `lo..=hi` and publishes them (`SINGLE`:
+/// as the single producer).
 #[inline]
-pub(super) fn write_batch<E>(
+pub(super) fn write_batch<E, const SINGLE: bool>(
     shared: &Shared<E>,
     lo: Sequence,
     hi: Sequence,
     f: impl FnOnce(BatchIterMut<'_, E>),
 ) -> Sequence {
-    let publish = PublishOnDrop { shared, lo, hi };
+    let publish = PublishOnDrop::<E, SINGLE> { shared, lo, hi };
     // SAFETY: `lo..=hi` is claimed by this producer and unpublished until
     // `publish` drops, after `f` (and every `&mut E` it got) is done.
     f(unsafe { BatchIterMut::new(&shared.ring, lo, hi) });

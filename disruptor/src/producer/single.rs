@@ -83,7 +83,7 @@ impl<E> SingleProducer<E> {
         let seq = self
             .sequencer
             .claim(&self.handle.shared, 1, Wait::Forever)?;
-        Ok(write_one(&self.handle.shared, seq, f))
+        Ok(write_one::<E, true>(&self.handle.shared, seq, f))
     }
 
     /// As [`publish`](Self::publish), but fails instead of waiting.
@@ -112,7 +112,7 @@ impl<E> SingleProducer<E> {
     #[inline]
     pub fn try_publish<F: FnOnce(&mut E)>(&mut self, f: F) -> Result<Sequence, PublishError> {
         let seq = self.sequencer.claim(&self.handle.shared, 1, Wait::No)?;
-        Ok(write_one(&self.handle.shared, seq, f))
+        Ok(write_one::<E, true>(&self.handle.shared, seq, f))
     }
 
     /// Claims `n` consecutive events, lets `f` write them through the
@@ -165,7 +165,7 @@ impl<E> SingleProducer<E> {
         let hi = self
             .sequencer
             .claim(&self.handle.shared, n, Wait::Forever)?;
-        Ok(write_batch(
+        Ok(write_batch::<E, true>(
             &self.handle.shared,
             hi - n as Sequence + 1,
             hi,
@@ -195,7 +195,7 @@ impl<E> SingleProducer<E> {
     ) -> Result<Sequence, PublishError> {
         check_batch(n, self.handle.shared.ring.size())?;
         let hi = self.sequencer.claim(&self.handle.shared, n, Wait::No)?;
-        Ok(write_batch(
+        Ok(write_batch::<E, true>(
             &self.handle.shared,
             hi - n as Sequence + 1,
             hi,
@@ -239,7 +239,7 @@ impl<E> SingleProducer<E> {
         let seq = self
             .sequencer
             .claim(&self.handle.shared, 1, Wait::Within(timeout))?;
-        Ok(write_one(&self.handle.shared, seq, f))
+        Ok(write_one::<E, true>(&self.handle.shared, seq, f))
     }
 
     /// As [`batch_publish`](Self::batch_publish), but waits for room for
@@ -278,7 +278,7 @@ impl<E> SingleProducer<E> {
         let hi = self
             .sequencer
             .claim(&self.handle.shared, n, Wait::Within(timeout))?;
-        Ok(write_batch(
+        Ok(write_batch::<E, true>(
             &self.handle.shared,
             hi - n as Sequence + 1,
             hi,

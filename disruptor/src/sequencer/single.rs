@@ -132,7 +132,7 @@ mod tests {
                         );
                         assert_eq!(hi, claimed + n as Sequence);
                         claimed = hi;
-                        shared.publish(hi - n as Sequence + 1, hi);
+                        shared.publish::<true>(hi - n as Sequence + 1, hi);
                     }
                     Err(e) => {
                         assert_eq!(e, PublishError::Full);
