@@ -1,12 +1,13 @@
 # The body of the interleaved A/B scripts (ab_spsc_try_path.sh,
-# ab_disruptor_sequencer.sh), sourced by them after their `set -euo
-# pipefail` and argument check, with:
-#   ab_crate   spsc or disruptor: the crate checked out at each revision,
+# ab_disruptor_sequencer.sh, ab_mpmc_queue.sh), sourced by them after
+# their `set -euo pipefail` and argument check, with:
+#   ab_crate   spsc, disruptor or mpmc: the crate checked out at each revision,
 #              and `ab_<crate>_round.rs` the round binary built against it
 #   ab_items   the default of ITEMS
 #   ab_unit    what ITEMS counts (items, events)
 #   ab_goal    when not empty, the issue whose goal is a median new÷old of
 #              at least 0.97, printed as met or not
+#   ab_args    (optional) arguments passed to the round binary after ITEMS
 # and "$@" the scripts' own OLD_REV [NEW_REV]. Their headers say what the
 # round runs and what is printed.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -71,17 +72,18 @@ fi
 
 echo "old: $old_rev"
 echo "new: $new_label"
-echo "rounds: $rounds, $ab_unit per run: $items"
+echo "rounds: $rounds, $ab_unit per run: $items${ab_args:+, round arguments: $ab_args}"
 echo "load before: $(uptime)"
 printf '%5s  %12s  %12s  %8s\n' round "old M/s" "new M/s" "new÷old"
 : >"$scratch/ratios"
+# shellcheck disable=SC2086 # ab_args is a word list (empty: no argument)
 for r in $(seq 1 "$rounds"); do
     if [ $((r % 2)) -eq 1 ]; then
-        o=$("$scratch/old" "$items")
-        n=$("$scratch/new" "$items")
+        o=$("$scratch/old" "$items" ${ab_args:-})
+        n=$("$scratch/new" "$items" ${ab_args:-})
     else
-        n=$("$scratch/new" "$items")
-        o=$("$scratch/old" "$items")
+        n=$("$scratch/new" "$items" ${ab_args:-})
+        o=$("$scratch/old" "$items" ${ab_args:-})
     fi
     ratio=$(python3 -c "print('%.4f' % ($n / $o))")
     echo "$ratio" >>"$scratch/ratios"
