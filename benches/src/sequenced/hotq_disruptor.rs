@@ -1,10 +1,12 @@
-//! hotq-disruptor: ours, twice. [`HotqDisruptor`] busy-spins, as the
-//! `disruptor` crate's busy-spin row does, so those two rows differ by the
+//! hotq-disruptor: ours, twice. [`HotqDisruptor`] busy-spins with
+//! [`BusySpinWithoutHint`], as the `disruptor` crate's `BusySpin` does (no
+//! spin-loop hint: our own `BusySpin` issues a `pause` per check, like the
+//! crate's `BusySpinWithSpinLoopHint`), so those two rows differ by the
 //! ring alone; [`HotqDisruptorYielding`] waits with [`Yielding`] (spin 100
 //! steps, then `yield_now` on each), what a user with more threads than
 //! cores would pick.
 
-use hotq_disruptor::wait::{BusySpin, WaitStrategy, Yielding};
+use hotq_disruptor::wait::{BusySpinWithoutHint, WaitStrategy, Yielding};
 use hotq_disruptor::{Disruptor, Producer, Sequence};
 
 use super::{Handler, Publisher, Ring, Topology};
@@ -34,7 +36,8 @@ impl<P: Producer<Event> + Send> Publisher for Handle<P> {
     }
 }
 
-/// `hotq_disruptor::Disruptor`, busy-spinning ([`BusySpin`]).
+/// `hotq_disruptor::Disruptor`, busy-spinning without the spin-loop hint
+/// ([`BusySpinWithoutHint`], the match of the crate's `BusySpin`).
 pub struct HotqDisruptor;
 
 impl Ring for HotqDisruptor {
@@ -43,7 +46,7 @@ impl Ring for HotqDisruptor {
     const CRATE: Option<&'static str> = Some("hotq-disruptor");
 
     fn build(topology: Topology, size: usize, handlers: Vec<Handler>) -> Vec<Box<dyn Publisher>> {
-        build(BusySpin, topology, size, handlers)
+        build(BusySpinWithoutHint, topology, size, handlers)
     }
 }
 

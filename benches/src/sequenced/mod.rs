@@ -11,9 +11,9 @@
 //!
 //! | row | handlers wait by |
 //! |---|---|
-//! | `hotq-disruptor` | `BusySpin` (spin-loop hint) |
+//! | `hotq-disruptor` | `BusySpinWithoutHint`: spins with no spin-loop hint, as the crate's `BusySpin` |
 //! | `hotq-disruptor (yielding)` | `Yielding`: 100 spins, then `yield_now` on each poll |
-//! | `disruptor` | `BusySpin` (the crate's README benchmark) |
+//! | `disruptor` | `BusySpin` (the crate's README benchmark; no spin-loop hint) |
 //! | `disruptor (sleep 10 µs)` | `Sleep::new(10 µs)`: 4.4 ships no yielding strategy; `Sleep` is its only one that gives the core away |
 //! | `crossbeam-channel arcs` | the channel's own `recv`/`send`: crossbeam's `Backoff::snooze` (spins of 1 to 64 steps, then `yield_now` four times), then parked on a futex |
 //!
