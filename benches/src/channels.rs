@@ -9,7 +9,7 @@ use crate::cli::Options;
 use crate::contenders::{self, SharedVisitor, SyncChannel};
 use crate::rounds::{Entry, Unit, Workload, interleave};
 use crate::waiting::wake;
-use crate::workloads::mpmc;
+use crate::workloads::{floor, mpmc};
 
 /// Shapes (producers, consumers).
 pub const SHAPES: [(u64, u64); 4] = [(1, 1), (2, 2), (4, 4), (8, 8)];
@@ -99,8 +99,10 @@ fn blocking(o: &Options, out: &mut Vec<Workload>) {
             } else {
                 " (mpsc::sync_channel is absent: its receiver cannot be shared)"
             };
+            v.entries.push(floor::probe(Unit::MItemsPerSec));
             let params = format!(
-                "{producers} producers, {consumers} consumers, u64 items, capacity {capacity}{over}; every channel blocks in its own send/recv{sync}"
+                "{producers} producers, {consumers} consumers, u64 items, capacity {capacity}{over}; every channel blocks in its own send/recv{sync}{}",
+                floor::PROBE_WORDS
             );
             out.push(interleave(
                 "channels (blocking)",

@@ -39,6 +39,9 @@ pub struct Entry {
     pub kind: Kind,
     /// One run of that many items (or round trips, or events).
     pub run: Box<dyn FnMut(u64) -> Measured>,
+    /// For a mode probe (see [`Entry::probe`]): the most items one of its
+    /// runs gets, in place of the workload's.
+    pub probe: Option<u64>,
 }
 
 impl Entry {
@@ -52,6 +55,43 @@ impl Entry {
             name: name.into(),
             kind,
             run: Box::new(run),
+            probe: None,
+        }
+    }
+
+    /// A short run beside a workload's contenders, up to `max_items` items
+    /// of its own: each of its runs is planned at [`MIN_RUN`] (or the
+    /// workload's time per run, if less), whatever the workload's share of
+    /// the budget, and it is not counted in the schedule's slots (the time
+    /// it takes comes out of the time left for the workloads after it).
+    /// The floor of a workload whose floor is not a contender of its own
+    /// shape (see `workloads::floor::probe`).
+    pub fn probe(
+        name: impl Into<String>,
+        kind: Kind,
+        max_items: u64,
+        run: impl FnMut(u64) -> Measured + 'static,
+    ) -> Entry {
+        Entry {
+            probe: Some(max_items),
+            ..Entry::new(name, kind, run)
+        }
+    }
+
+    /// The time one run of this entry is planned to last, in a workload of
+    /// `budget` per run.
+    fn budget(&self, budget: Duration) -> Duration {
+        match self.probe {
+            Some(_) => budget.min(MIN_RUN),
+            None => budget,
+        }
+    }
+
+    /// `plan` with this entry's item ceiling.
+    fn plan(&self, plan: &Plan) -> Plan {
+        Plan {
+            items: self.probe.unwrap_or(plan.items),
+            ..plan.clone()
         }
     }
 }
@@ -287,7 +327,8 @@ pub fn interleave(
     };
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let n = entries.len();
-    let slots = n as u64 * (rounds as u64 + CALIBRATION_RUNS);
+    let counted = entries.iter().filter(|e| e.probe.is_none()).count();
+    let slots = counted as u64 * (rounds as u64 + CALIBRATION_RUNS);
     let budget = match &plan.schedule {
         Some(s) if s.counted(slots).is_some() => {
             return Workload {
@@ -322,7 +363,7 @@ pub fn interleave(
             rounds,
             &format!("calibrating {}", e.name),
         );
-        row.items = calibrate(&plan, budget, &mut *e.run);
+        row.items = calibrate(&e.plan(&plan), e.budget(budget), &mut *e.run);
     }
     for r in 0..rounds {
         for i in 0..n {
@@ -337,9 +378,10 @@ pub fn interleave(
             // A machine that got busier than during calibration: later
             // rounds of this contender get fewer items, so one slow phase
             // cannot stretch the whole report.
+            let (budget, ceiling) = (entries[idx].budget(budget), entries[idx].plan(&plan).items);
             if took > 2 * budget {
                 let fit = budget.as_secs_f64() / took.as_secs_f64() * items as f64;
-                rows[idx].items = (fit as u64).clamp(plan.items.min(1000), items);
+                rows[idx].items = (fit as u64).clamp(ceiling.min(1000), items);
             }
             let others_load = before.zip(after).map(|(b, a)| b.others_until(&a, cores));
             let percentiles = m.histogram.as_ref().map(|h| {
@@ -443,6 +485,46 @@ mod tests {
             calls.get()
         );
         assert!(w.rows[0].rounds.iter().all(|r| r.items == 5000));
+    }
+
+    #[test]
+    fn a_probe_runs_every_round_short_and_outside_the_slots() {
+        let s = Schedule::new(Duration::from_secs(100));
+        let plan = Plan {
+            rounds: 4,
+            goal_rounds: None,
+            items: 5000,
+            budget: Duration::from_secs(1),
+            schedule: Some(s.clone()),
+        };
+        let w = s.run(|| {
+            let entries = vec![
+                Entry::new("a", Kind::Ours, |n| Measured::from(n as f64)),
+                // 1 ms per 100 items: its 10 ms runs fit about 1,000.
+                Entry::probe("limit", Kind::Limit, 1_000_000, |n| {
+                    std::thread::sleep(Duration::from_micros(10 * n));
+                    Measured::from(n as f64)
+                }),
+            ];
+            interleave(
+                "t",
+                "w".into(),
+                String::new(),
+                Unit::MItemsPerSec,
+                plan.clone(),
+                entries,
+            )
+        });
+        assert_eq!(s.slots(), 4 + CALIBRATION_RUNS, "the probe takes no slots");
+        let probe = &w.rows[1];
+        assert_eq!((probe.kind, probe.rounds.len()), (Kind::Limit, 4));
+        // Its own ceiling, not the workload's 5,000, and runs near MIN_RUN
+        // (the workload's 16 s per run would have given it 1,000,000).
+        assert!(
+            probe.items > 100 && probe.items < 5000,
+            "{} items",
+            probe.items
+        );
     }
 
     #[test]

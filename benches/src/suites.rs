@@ -5,8 +5,9 @@ use crate::cli::{Options, Suite};
 use crate::contenders::{self, ChannelVisitor, SharedVisitor};
 use crate::rounds::{Entry, Unit, Workload, interleave};
 use crate::sequenced::{self, Ring, RingVisitor, Topology};
+use crate::workloads::floor::{self, LIMIT};
 use crate::workloads::spsc::Ops;
-use crate::workloads::{floor, mpmc, round_trip, spsc};
+use crate::workloads::{mpmc, round_trip, spsc};
 
 /// SPSC capacities.
 pub const SPSC_CAPACITIES: [usize; 3] = [2, 1024, 65_536];
@@ -101,9 +102,6 @@ pub fn run(o: &Options) -> Vec<Workload> {
     }
     out
 }
-
-/// Name of the floor rows.
-const LIMIT: &str = "limit";
 
 fn spsc_suite(o: &Options, out: &mut Vec<Workload>) {
     struct Throughput {
@@ -260,6 +258,7 @@ fn disruptor_suite(o: &Options, out: &mut Vec<Workload>) {
             entries: Vec::new(),
         };
         sequenced::each_ring(&mut v);
+        v.entries.push(floor::probe(Unit::MItemsPerSec));
         let cores = sequenced::cores();
         let over = if sequenced::oversubscribed(topology, cores) {
             format!(
@@ -270,9 +269,10 @@ fn disruptor_suite(o: &Options, out: &mut Vec<Workload>) {
             String::new()
         };
         let params = format!(
-            "events (u64), ring (and each channel) of {RING}, {} producer thread(s) and {} consumer threads, not pinned{over}; rows without a strategy in their name busy-spin",
+            "events (u64), ring (and each channel) of {RING}, {} producer thread(s) and {} consumer threads, not pinned{over}; rows without a strategy in their name busy-spin{}",
             topology.producers(),
-            topology.consumers()
+            topology.consumers(),
+            floor::PROBE_WORDS
         );
         out.push(interleave(
             "disruptor topologies",

@@ -17,6 +17,7 @@ pub use adapters::{AsyncChannelCrate, FlumeAsync, HotqMpmcAsync, KanalAsync, Thi
 use crate::channel::Kind;
 use crate::cli::Options;
 use crate::rounds::{Entry, Unit, Workload, interleave};
+use crate::workloads::floor;
 use crate::workloads::mpmc::{STOP, Tally, Totals, item};
 
 /// Shapes (producers, consumers).
@@ -160,8 +161,10 @@ pub fn suite(o: &Options, out: &mut Vec<Workload>) {
             entries: Vec::new(),
         };
         each(&mut v);
+        v.entries.push(floor::probe(Unit::MItemsPerSec));
         let params = format!(
-            "{producers} producer tasks, {consumers} consumer tasks, u64 items, capacity {CAPACITY}, tokio multi-thread runtime of {WORKERS} workers (one per round); MPSC-only channels (tokio mpsc, thingbuf) run the one-consumer shapes"
+            "{producers} producer tasks, {consumers} consumer tasks, u64 items, capacity {CAPACITY}, tokio multi-thread runtime of {WORKERS} workers (one per round); MPSC-only channels (tokio mpsc, thingbuf) run the one-consumer shapes{}",
+            floor::PROBE_WORDS
         );
         out.push(interleave(
             "channels (async)",

@@ -1000,6 +1000,103 @@ pub(crate) mod tests {
         assert!(!g.modes_disagree, "{g:?}");
     }
 
+    /// 12 rounds of `name` in `unit`: a floor probe slow in 8 of them
+    /// (and the first of each pair of rows ahead 1.3× there), fast in 4
+    /// (and behind 0.5× there); `rows` are (name, kind) of ours, then peers.
+    fn probed(name: &str, unit: Unit, rows: &[(&str, Kind)]) -> Workload {
+        let slow = |k: usize| k % 3 != 0;
+        let better = |x: f64| if unit.higher_is_better() { x } else { 1.0 / x };
+        let limit: Vec<f64> = (0..12)
+            .map(|k| better(if slow(k) { 250.0 } else { 800.0 }))
+            .collect();
+        let ours: Vec<f64> = (0..12)
+            .map(|k| better(if slow(k) { 130.0 } else { 50.0 }))
+            .collect();
+        let peer = [better(100.0); 12];
+        let mut figs: Vec<(&str, Kind, &[f64])> = vec![(rows[0].0, rows[0].1, &ours)];
+        figs.extend(rows[1..].iter().map(|&(n, k)| (n, k, &peer[..])));
+        figs.push(("limit", Kind::Limit, &limit));
+        Workload {
+            unit,
+            ..workload(name, &figs)
+        }
+    }
+
+    #[test]
+    fn a_goal_of_each_probed_suite_is_decided_by_its_floor_s_dominant_mode() {
+        let peer = Kind::Peer;
+        let ws = [
+            probed(
+                "unicast 1P-1C",
+                Unit::MItemsPerSec,
+                &[
+                    ("hotq-disruptor", Kind::Ours),
+                    ("disruptor", peer),
+                    ("crossbeam-channel arcs", Kind::Baseline),
+                ],
+            ),
+            probed(
+                "sequencer 3P-1C",
+                Unit::MItemsPerSec,
+                &[("hotq-disruptor", Kind::Ours), ("disruptor", peer)],
+            ),
+            probed(
+                "blocking, cap 1024",
+                Unit::MItemsPerSec,
+                &[
+                    ("hotq-spsc blocking", Kind::Ours),
+                    ("crossbeam-channel", peer),
+                ],
+            ),
+            probed(
+                "wake-up latency",
+                Unit::Nanos,
+                &[
+                    ("hotq-spsc blocking", Kind::Ours),
+                    ("crossbeam-channel", peer),
+                ],
+            ),
+            probed(
+                "8P8C cap 1024",
+                Unit::MItemsPerSec,
+                &[
+                    ("hotq-mpmc-channel", Kind::Ours),
+                    ("crossbeam-channel", peer),
+                ],
+            ),
+            probed(
+                "async 4P1C",
+                Unit::MItemsPerSec,
+                &[("hotq-mpmc-channel", Kind::Ours), ("tokio mpsc", peer)],
+            ),
+        ];
+        let goals = evaluate(&ws);
+        for suite in [
+            "unicast 1P-1C: hotq-disruptor ÷ disruptor",
+            "unicast 1P-1C: hotq-disruptor ÷ crossbeam-channel arcs",
+            "sequencer 3P-1C",
+            "waiting blocking, cap 1024: hotq-spsc blocking ÷ crossbeam-channel",
+            "wake-up latency: hotq-spsc time",
+            "channels blocking 8P8C cap 1024: hotq-mpmc-channel ÷ crossbeam-channel",
+            "channels async 4P1C: hotq-mpmc-channel ÷ tokio mpsc",
+        ] {
+            let g = goals
+                .iter()
+                .find(|g| g.what.starts_with(suite))
+                .unwrap_or_else(|| panic!("no goal {suite}: {goals:?}"));
+            // The slow mode's 8 rounds decide, not all 12.
+            assert_eq!(g.decided_by, Some(floor::Mode::Slow), "{g:?}");
+            assert_eq!(
+                g.mode_rounds,
+                [(floor::Mode::Fast, 4), (floor::Mode::Slow, 8)],
+                "{g:?}"
+            );
+            let slow = g.by_mode.iter().find(|m| m.mode == floor::Mode::Slow);
+            assert_eq!(g.interval, slow.map(|m| m.interval), "{g:?}");
+            assert_eq!(g.verdict, slow.map(|m| m.verdict), "{g:?}");
+        }
+    }
+
     #[test]
     fn a_steady_floor_decides_by_all_rounds() {
         let ours = [130.0, 126.0, 140.0, 128.0, 133.0, 131.0, 129.0];

@@ -158,7 +158,9 @@ verdict comes from the 95 % interval of its median ratio (a bootstrap of the per
 2,000 resamples, seeded by the goal's text; a ratio of two workloads' medians resamples each side): \
 **met** when the whole interval is on the goal's side of the target, **missed** when it is all on \
 the other side, undecided when it straddles the target or fewer than 5 rounds back it. The floor \
-(`limit`: a cache line bounced or handed over with no queue logic) runs in every round; `of floor` is \
+(`limit`: a cache line bounced or handed over with no queue logic) runs in every round of every \
+workload: as a contender in the SPSC and MPMC suites, and in the others (more threads, or waits, on \
+the same two cores) as a short probe of the machine's mode, at most 10 ms a run; `of floor` is \
 the median fraction of it a contender reaches in the same round. When a workload's floor moved by \
 more than 2× (max ÷ min over its rounds) the machine changed mode during the run, and the verdicts \
 that rest on it are flagged ⚑. Each round's mode (fast or slow floor) comes from the floor figures \
@@ -166,8 +168,8 @@ themselves (the two-means split of their logarithms; one mode, steady, when they
 a goal over two workloads splits their floors together), and a goal is decided by the rounds of its \
 dominant mode, the one with most rounds (the fast one on a tie); the rounds per mode are shown, the \
 all-rounds interval and verdict stay beside it, and ≠ marks a goal whose two modes, each with 5 \
-rounds or more, give different verdicts. Goals whose workloads have no floor row, or whose two \
-workloads share no mode, are decided by all rounds (the latter flagged ⚑). Those whose rounds shared the machine with other processes (over 0.2 \
+rounds or more, give different verdicts. Goals whose two workloads share no mode are decided by \
+all rounds and flagged ⚑ (as are, in an older report, goals whose workloads have no floor row). Those whose rounds shared the machine with other processes (over 0.2 \
 cores' worth, median) are marked busy. The plots show every round as a dot, marked by the floor's mode in \
 that round, with the table's median as a tick. `others' load` is how many cores' worth of CPU other \
 processes used during the contender's runs (from /proc/stat): figures from rounds with load above \

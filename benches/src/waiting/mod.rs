@@ -17,8 +17,8 @@ use crate::channel::Channel;
 use crate::cli::Options;
 use crate::contenders::ChannelVisitor;
 use crate::rounds::{Entry, Measured, Unit, Workload, interleave};
-use crate::workloads::round_trip;
 use crate::workloads::spsc::{self, Ops};
+use crate::workloads::{floor, round_trip};
 use asynchronous::{AsyncChannel, AsyncVisitor};
 
 /// Capacities of the throughput workloads.
@@ -85,17 +85,23 @@ pub fn suite(o: &Options, out: &mut Vec<Workload>) {
         blocking::each_blocking(&mut each);
         each.entries
     }
+    /// `entries` and the floor's probe beside them.
+    fn probed(mut entries: Vec<Entry>, unit: Unit) -> Vec<Entry> {
+        entries.push(floor::probe(unit));
+        entries
+    }
 
     for capacity in CAPACITIES {
         out.push(interleave(
             "waiting",
             format!("blocking, cap {capacity}"),
             format!(
-                "1 producer, 1 consumer, u64 items, capacity {capacity}, each end in its queue's blocking call (ours: push_timeout / pop_timeout)"
+                "1 producer, 1 consumer, u64 items, capacity {capacity}, each end in its queue's blocking call (ours: push_timeout / pop_timeout){}",
+                floor::PROBE_WORDS
             ),
             Unit::MItemsPerSec,
             o.plan(items(o)),
-            blocking_entries(Throughput(capacity)),
+            probed(blocking_entries(Throughput(capacity)), Unit::MItemsPerSec),
         ));
     }
 
@@ -118,11 +124,13 @@ pub fn suite(o: &Options, out: &mut Vec<Workload>) {
             entries: Vec::new(),
         };
         asynchronous::each_async(&mut v);
+        v.entries.push(floor::probe(Unit::MItemsPerSec));
         out.push(interleave(
             "waiting",
             format!("async, cap {capacity}"),
             format!(
-                "a producer task and a consumer task on a tokio multi-thread runtime with 2 workers, u64 items, capacity {capacity} (a fresh runtime per run)"
+                "a producer task and a consumer task on a tokio multi-thread runtime with 2 workers, u64 items, capacity {capacity} (a fresh runtime per run){}",
+                floor::PROBE_WORDS
             ),
             Unit::MItemsPerSec,
             o.plan(items(o)),
@@ -133,10 +141,10 @@ pub fn suite(o: &Options, out: &mut Vec<Workload>) {
     out.push(interleave(
         "waiting",
         "blocking round trip".into(),
-        "ping-pong over two queues of 8, both ends in blocking calls, timed trips per round (timer call included)".into(),
+        format!("ping-pong over two queues of 8, both ends in blocking calls, timed trips per round (timer call included){}", floor::PROBE_WORDS),
         Unit::Nanos,
         o.plan(crate::suites::trips(items(o))),
-        blocking_entries(Trip),
+        probed(blocking_entries(Trip), Unit::Nanos),
     ));
     let mut wake = wake::Rows::default();
     blocking::each_blocking(&mut wake);

@@ -9,6 +9,7 @@ use crate::channel::{Channel, Shared};
 use crate::cli::Options;
 use crate::contenders::{ChannelVisitor, SharedVisitor};
 use crate::rounds::{Entry, Measured, Unit, Workload, interleave};
+use crate::workloads::floor;
 use crate::workloads::round_trip::histogram;
 use hotq_testkit::thread_cpu_time;
 
@@ -32,13 +33,16 @@ impl Rows {
     /// Runs the two workloads of `suite`, named `{prefix}wake-up latency`
     /// and `{prefix}idle CPU` (workload names are unique in a report:
     /// goals find a workload by its name).
-    pub fn workloads(self, suite: &'static str, prefix: &str, o: &Options) -> [Workload; 2] {
+    pub fn workloads(mut self, suite: &'static str, prefix: &str, o: &Options) -> [Workload; 2] {
+        self.latency.push(floor::probe(Unit::Nanos));
+        self.idle.push(floor::probe(Unit::Nanos));
         [
             interleave(
                 suite,
                 format!("{prefix}wake-up latency"),
                 format!(
-                    "a consumer blocked on an empty queue of 8, woken by one item after {PAUSE:?}: from the send's timestamp to the receive's return (median; timer calls included)"
+                    "a consumer blocked on an empty queue of 8, woken by one item after {PAUSE:?}: from the send's timestamp to the receive's return (median; timer calls included){}",
+                    floor::PROBE_WORDS
                 ),
                 Unit::Nanos,
                 o.plan(super::WAKES),
@@ -48,7 +52,8 @@ impl Rows {
                 suite,
                 format!("{prefix}idle CPU"),
                 format!(
-                    "CPU time (ns) per second that a consumer blocked on an empty queue uses, from its thread's CPU clock, over {IDLE:?}"
+                    "CPU time (ns) per second that a consumer blocked on an empty queue uses, from its thread's CPU clock, over {IDLE:?}{}",
+                    floor::PROBE_WORDS
                 ),
                 Unit::Nanos,
                 o.plan(1),
