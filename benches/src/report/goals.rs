@@ -532,6 +532,18 @@ pub fn evaluate(ws: &[Workload]) -> Vec<Goal> {
             ));
         }
     }
+    // Issue 15 §2: chunked at least as fast as ringbuf's own slices, the
+    // peer whose batch figures are the higher ones here.
+    for batch in ["cap 1024, batch 16", "cap 1024, batch 256"] {
+        if let Some(b) = workload(ws, batch) {
+            goals.push(goal(
+                format!("SPSC {batch}: hotq-spsc ÷ ringbuf, per round"),
+                true,
+                1.0,
+                per_round(b, "hotq-spsc", "ringbuf"),
+            ));
+        }
+    }
     if let Some(w) = workload(ws, "round trip") {
         goals.push(goal(
             "round trip: hotq-spsc time ÷ rtrb time, per round".into(),
@@ -931,6 +943,42 @@ pub(crate) mod tests {
             ],
         );
         assert!(evaluate(&[w]).iter().all(|g| !g.flagged && !g.busy));
+    }
+
+    #[test]
+    fn the_chunk_goals_compare_hotq_spsc_with_ringbuf_per_round_in_each_batch_workload() {
+        let ringbuf = [100.0, 101.0, 99.0, 102.0, 100.0, 98.0, 100.0];
+        let ahead = ringbuf.map(|f| f * 1.1);
+        let behind = ringbuf.map(|f| f * 0.9);
+        let limit = [800.0, 790.0, 810.0, 805.0, 800.0, 795.0, 802.0];
+        let batch = |name: &str, ours: &[f64]| {
+            workload(
+                name,
+                &[
+                    ("hotq-spsc", Kind::Ours, ours),
+                    ("rtrb", Kind::Peer, &limit),
+                    ("ringbuf", Kind::Peer, &ringbuf),
+                    ("limit", Kind::Limit, &limit),
+                ],
+            )
+        };
+        let goals = evaluate(&[
+            batch("cap 1024, batch 16", &ahead),
+            batch("cap 1024, batch 256", &behind),
+        ]);
+        let verdict = |name: &str| {
+            let what = format!("SPSC {name}: hotq-spsc ÷ ringbuf, per round");
+            goals.iter().find(|g| g.what == what).map(|g| g.verdict)
+        };
+        // Against ringbuf, not the faster rtrb row of the fixture.
+        assert_eq!(verdict("cap 1024, batch 16"), Some(Some(Verdict::Met)));
+        assert_eq!(verdict("cap 1024, batch 256"), Some(Some(Verdict::Missed)));
+        // No batch workload in the run: no chunk goal.
+        let goals = evaluate(&[batch("cap 1024, single", &ahead)]);
+        assert!(
+            !goals.iter().any(|g| g.what.contains("÷ ringbuf")),
+            "{goals:?}"
+        );
     }
 
     /// A run of 25 rounds whose floor sat in one mode for `fast` of them
