@@ -108,6 +108,21 @@ pub struct Queue<T> {
 }
 
 /// One slot: a value and the stamp that says whose turn it is.
+///
+/// Aligned to a pair of cache lines, so that each slot has lines of its
+/// own (a `u64` slot of 16 bytes takes 128: 128 KiB for 1024 slots
+/// instead of 16). A pair, as `CachePadded` pads `head` and `tail` on
+/// x86-64: the adjacent-line prefetcher fetches lines in pairs, so slots
+/// one line apart still pull each other's line along.
+/// Packed four to a line, as in crossbeam's `ArrayQueue`, a consumer that
+/// keeps pace with its producer shares the line of the slot it pops with
+/// the producer filling the next one: the consumer's stamp store
+/// (freeing slot `i`) and the producer's value and stamp stores (into
+/// slot `i + 1`) take the one line from each other's cache every item, on
+/// top of the transfers the hand-over of an item needs anyway (the
+/// producer's stores into a line the consumer last wrote, the consumer's
+/// stamp load). A slot larger than two lines is rounded up to whole pairs.
+#[repr(align(128))]
 struct Slot<T> {
     stamp: AtomicPosition,
     value: UnsafeCell<MaybeUninit<T>>,
