@@ -45,7 +45,8 @@ use crate::{CapacityError, Queue};
 use waiters::Waiters;
 
 /// Creates a channel of `capacity` items: the [`Sender`] and
-/// [`Receiver`] halves, each clonable.
+/// [`Receiver`] halves, each clonable. Its ring takes 128 bytes a slot
+/// for items of up to 120 bytes (see [`Queue::new`](crate::Queue::new)).
 ///
 /// # Panics
 ///
