@@ -111,7 +111,10 @@ fn run_quick(out: &PathBuf) -> String {
         }
         std::thread::sleep(Duration::from_millis(50));
     }
-    reader.join().unwrap().expect("the report's stdout is UTF-8")
+    reader
+        .join()
+        .unwrap()
+        .expect("the report's stdout is UTF-8")
 }
 
 #[test]
