@@ -4,15 +4,18 @@
 //! pushing, one consumer thread popping and checking each item is the next
 //! expected, both retrying with the report's backoff (64 spins, then
 //! yields). Prints M items/s from the start signal to the last pop.
+//! With a second argument `blocking`, the waiting suite's blocking
+//! workload instead: each end in `push_timeout`/`pop_timeout` (an hour's
+//! timeout), the crate's own spin-then-park wait, no loop of ours.
 //! Built by `ab_spsc_try_path.sh` against each revision's `hotq-spsc`
-//! (only `RingBuffer::new`, `push`, `pop`: the API both sides of the A/B
-//! have). No core pinning, unlike the report: the crate under test has no
+//! (only `RingBuffer::new`, `push`, `pop` and the two timeouts: the API
+//! both sides of the A/B have). No core pinning, unlike the report: the crate under test has no
 //! such dependency, and both binaries run alike.
 
 use std::hint::spin_loop;
 use std::sync::Barrier;
 use std::thread;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 const CAPACITY: usize = 1024;
 const SPINS: u32 = 64;
@@ -37,6 +40,12 @@ fn main() {
         .nth(1)
         .and_then(|a| a.parse().ok())
         .unwrap_or(50_000_000);
+    let blocking = match std::env::args().nth(2).as_deref() {
+        None | Some("try") => false,
+        Some("blocking") => true,
+        Some(other) => panic!("round {other:?}: try or blocking"),
+    };
+    const HOUR: Duration = Duration::from_secs(3600);
     let (mut tx, mut rx) = hotq_spsc::RingBuffer::<u64>::new(CAPACITY);
     let start = Barrier::new(2);
     let elapsed = thread::scope(|s| {
@@ -44,7 +53,11 @@ fn main() {
         s.spawn(move || {
             start.wait();
             for i in 0..items {
-                until(|| tx.push(i).ok());
+                if blocking {
+                    tx.push_timeout(i, HOUR).expect("consumer gone");
+                } else {
+                    until(|| tx.push(i).ok());
+                }
             }
         });
         let consumer = s.spawn(move || {
@@ -52,7 +65,11 @@ fn main() {
             let t0 = Instant::now();
             let mut sum = 0u64;
             for i in 0..items {
-                let got = until(|| rx.pop().ok());
+                let got = if blocking {
+                    rx.pop_timeout(HOUR).expect("producer gone")
+                } else {
+                    until(|| rx.pop().ok())
+                };
                 assert_eq!(got, i, "lost, duplicated or reordered an item");
                 sum = sum.wrapping_add(got);
             }

@@ -10,6 +10,9 @@
 # included); any rev `git rev-parse` knows works for either. Environment:
 #   ROUNDS (default 21)      rounds, each runs both binaries once
 #   ITEMS  (default 50000000, the report's default item count) per run
+#   ROUND  (default try)     try, or blocking: push_timeout/pop_timeout
+#                            instead of push/pop in a loop (the waiting
+#                            suite's blocking workload at capacity 1024)
 #   KEEP=1                   keep the scratch directory (printed)
 #
 # Each revision's `hotq-spsc` is checked out into a temporary git worktree
@@ -28,6 +31,6 @@ if [ $# -lt 1 ] || [ $# -gt 2 ]; then
     sed -n '2,/^set -e/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'
     exit 2
 fi
-ab_crate=spsc ab_items=50000000 ab_unit=items ab_goal="issue #13"
+ab_crate=spsc ab_items=50000000 ab_unit=items ab_goal="issue #13" ab_args=${ROUND:-try}
 # shellcheck source=ab_rounds.sh
 source "$(dirname "$0")/ab_rounds.sh"
