@@ -97,7 +97,7 @@ impl<T> Sender<T> {
     /// ```
     #[inline]
     pub fn send(&self, value: T) -> Result<(), SendError<T>> {
-        match self.send_until(value, None) {
+        match self.send_until(value, || None) {
             Ok(()) => Ok(()),
             Err(SendTimeoutError::Disconnected(v) | SendTimeoutError::Timeout(v)) => {
                 Err(SendError(v))
@@ -120,7 +120,7 @@ impl<T> Sender<T> {
     /// ```
     pub fn send_timeout(&self, value: T, timeout: Duration) -> Result<(), SendTimeoutError<T>> {
         // A timeout too long to represent is no timeout.
-        self.send_until(value, Instant::now().checked_add(timeout))
+        self.send_until(value, || Instant::now().checked_add(timeout))
     }
 
     /// Sends `value`, blocking while the channel is full until `deadline`
@@ -137,17 +137,24 @@ impl<T> Sender<T> {
     /// assert!(Instant::now() >= late);
     /// ```
     pub fn send_deadline(&self, value: T, deadline: Instant) -> Result<(), SendTimeoutError<T>> {
-        self.send_until(value, Some(deadline))
+        self.send_until(value, || Some(deadline))
     }
 
     /// One try inline (the common case: there is room), the waiting loop
-    /// out of line.
+    /// out of line. `deadline` is called only when the try fails: a
+    /// `send_timeout` that finds room reads no clock (a vDSO call of some
+    /// 20 ns, as much as the try itself); its timeout counts from that
+    /// failed try.
     #[inline]
-    fn send_until(&self, value: T, deadline: Option<Instant>) -> Result<(), SendTimeoutError<T>> {
+    fn send_until(
+        &self,
+        value: T,
+        deadline: impl FnOnce() -> Option<Instant>,
+    ) -> Result<(), SendTimeoutError<T>> {
         match self.try_send(value) {
             Ok(()) => Ok(()),
             Err(TrySendError::Disconnected(v)) => Err(SendTimeoutError::Disconnected(v)),
-            Err(TrySendError::Full(v)) => self.send_waiting(v, deadline),
+            Err(TrySendError::Full(v)) => self.send_waiting(v, deadline()),
         }
     }
 

@@ -31,10 +31,27 @@ enum Stop {
     Abandoned,
 }
 
-/// `now + timeout`, or no deadline at all when that is beyond what an
-/// `Instant` can hold (a timeout of `Duration::MAX` waits for ever).
-fn deadline_after(timeout: Duration) -> Option<Instant> {
-    Instant::now().checked_add(timeout)
+/// When a wait ends, read off the clock only once the try has failed: a
+/// clock read costs about as much as a push and a pop together (a vDSO
+/// call of some 20 ns here), so a `push_timeout`/`pop_timeout` that finds
+/// room or an item reads none, as a plain `send`/`recv` of a channel.
+enum Deadline {
+    /// `push_timeout` / `pop_timeout`: the timeout, counted from the failed
+    /// try (a few ns after the call).
+    After(Duration),
+    /// `push_deadline` / `pop_deadline`: already known.
+    At(Instant),
+}
+
+impl Deadline {
+    /// The instant, or none when it is beyond what an `Instant` can hold
+    /// (a timeout of `Duration::MAX` waits for ever).
+    fn at(self) -> Option<Instant> {
+        match self {
+            Deadline::After(timeout) => Instant::now().checked_add(timeout),
+            Deadline::At(at) => Some(at),
+        }
+    }
 }
 
 /// Spin hints of the spin phase: 2^0 … 2^6, 127 in all (crossbeam's
@@ -150,7 +167,7 @@ impl<T> Producer<T> {
     /// assert_eq!(tx.push_timeout(4, Duration::from_secs(10)), Err(PushTimeoutError::Abandoned(4)));
     /// ```
     pub fn push_timeout(&mut self, value: T, timeout: Duration) -> Result<(), PushTimeoutError<T>> {
-        self.push_until(value, deadline_after(timeout))
+        self.push_until(value, Deadline::After(timeout))
     }
 
     /// As [`push_timeout`](Self::push_timeout), with a deadline: a
@@ -171,19 +188,15 @@ impl<T> Producer<T> {
         value: T,
         deadline: Instant,
     ) -> Result<(), PushTimeoutError<T>> {
-        self.push_until(value, Some(deadline))
+        self.push_until(value, Deadline::At(deadline))
     }
 
-    fn push_until(
-        &mut self,
-        value: T,
-        deadline: Option<Instant>,
-    ) -> Result<(), PushTimeoutError<T>> {
+    fn push_until(&mut self, value: T, deadline: Deadline) -> Result<(), PushTimeoutError<T>> {
         let value = match self.push(value) {
             Ok(()) => return Ok(()),
             Err(PushError::Full(value)) => value,
         };
-        match self.block_for_room(1, deadline) {
+        match self.block_for_room(1, deadline.at()) {
             Ok(_) => match self.push(value) {
                 Ok(()) => Ok(()),
                 Err(_) => unreachable!("room was seen, and only this producer takes it"),
@@ -278,7 +291,7 @@ impl<T> Consumer<T> {
     /// assert_eq!(rx.pop_timeout(Duration::from_millis(5)), Err(PopTimeoutError::Timeout));
     /// ```
     pub fn pop_timeout(&mut self, timeout: Duration) -> Result<T, PopTimeoutError> {
-        self.pop_until(deadline_after(timeout))
+        self.pop_until(Deadline::After(timeout))
     }
 
     /// As [`pop_timeout`](Self::pop_timeout), with a deadline: a deadline
@@ -295,14 +308,14 @@ impl<T> Consumer<T> {
     /// assert_eq!(rx.pop_deadline(past), Err(PopTimeoutError::Timeout));
     /// ```
     pub fn pop_deadline(&mut self, deadline: Instant) -> Result<T, PopTimeoutError> {
-        self.pop_until(Some(deadline))
+        self.pop_until(Deadline::At(deadline))
     }
 
-    fn pop_until(&mut self, deadline: Option<Instant>) -> Result<T, PopTimeoutError> {
+    fn pop_until(&mut self, deadline: Deadline) -> Result<T, PopTimeoutError> {
         if let Ok(value) = self.pop() {
             return Ok(value);
         }
-        match self.block_for_items(1, deadline) {
+        match self.block_for_items(1, deadline.at()) {
             // SAFETY: an item was seen ready, and only this consumer takes it.
             Ok(_) => Ok(unsafe { self.take_front() }),
             Err(Stop::Timeout) => Err(PopTimeoutError::Timeout),
