@@ -143,8 +143,8 @@ impl<T> Receiver<T> {
 
     /// One try inline (the common case: an item is there), the waiting
     /// loop out of line. `deadline` is called only when the try fails: a
-    /// `recv_timeout` that finds an item reads no clock (a vDSO call of
-    /// some 20 ns, as much as the try itself); its timeout counts from
+    /// `recv_timeout` that finds an item reads no clock (`Instant::now`
+    /// took 43-53 ns here, more than the try itself); its timeout counts from
     /// that failed try.
     #[inline]
     fn recv_until(

@@ -32,9 +32,12 @@ enum Stop {
 }
 
 /// When a wait ends, read off the clock only once the try has failed: a
-/// clock read costs about as much as a push and a pop together (a vDSO
-/// call of some 20 ns here), so a `push_timeout`/`pop_timeout` that finds
-/// room or an item reads none, as a plain `send`/`recv` of a channel.
+/// clock read costs more than a push and a pop together (`Instant::now`
+/// took 43-53 ns here, a quiet 2-core VM, 2026-12-02), so a
+/// `push_timeout`/`pop_timeout` that finds room or an item reads none, as
+/// a plain `send`/`recv` of a channel. Reading it first made the blocking
+/// SPSC workload at capacity 1024 3.8 times slower (interleaved A/B,
+/// `ROUND=blocking benches/scripts/ab_spsc_try_path.sh`).
 enum Deadline {
     /// `push_timeout` / `pop_timeout`: the timeout, counted from the failed
     /// try (a few ns after the call).
