@@ -16,31 +16,19 @@
 //! core pinning, unlike the report: the crate under test has no such
 //! dependency, and both binaries run alike.
 
-use std::hint::spin_loop;
 use std::sync::Barrier;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread;
 use std::time::Instant;
 
+// The report's wait loop (benches/src/wait.rs, copied in by ab_rounds.sh).
+#[allow(dead_code)]
+mod wait;
+use wait::until;
+
 const CAPACITY: usize = 1024;
-const SPINS: u32 = 64;
 const SHIFT: u32 = 56;
 const STOP: u64 = u64::MAX;
-
-fn until<T>(mut op: impl FnMut() -> Option<T>) -> T {
-    let mut tries = 0;
-    loop {
-        if let Some(v) = op() {
-            return v;
-        }
-        if tries < SPINS {
-            tries += 1;
-            spin_loop();
-        } else {
-            thread::yield_now();
-        }
-    }
-}
 
 fn main() {
     let mut args = std::env::args().skip(1);

@@ -37,6 +37,9 @@ build() {
     local side=$1 crate=$2 dir=$scratch/$1-round
     mkdir -p "$dir/src"
     cp "$here/ab_${ab_crate}_round.rs" "$dir/src/main.rs"
+    # The report's one wait loop (`wait::until`), so a round waits as the
+    # report's workload does (std only: it builds in the throwaway crate).
+    cp "$here/../src/wait.rs" "$dir/src/wait.rs"
     cp "$repo/Cargo.lock" "$dir/Cargo.lock"
     cat >"$dir/Cargo.toml" <<TOML
 [package]

@@ -12,28 +12,16 @@
 //! both sides of the A/B have). No core pinning, unlike the report: the crate under test has no
 //! such dependency, and both binaries run alike.
 
-use std::hint::spin_loop;
 use std::sync::Barrier;
 use std::thread;
 use std::time::{Duration, Instant};
 
-const CAPACITY: usize = 1024;
-const SPINS: u32 = 64;
+// The report's wait loop (benches/src/wait.rs, copied in by ab_rounds.sh).
+#[allow(dead_code)]
+mod wait;
+use wait::until;
 
-fn until<T>(mut op: impl FnMut() -> Option<T>) -> T {
-    let mut tries = 0;
-    loop {
-        if let Some(v) = op() {
-            return v;
-        }
-        if tries < SPINS {
-            tries += 1;
-            spin_loop();
-        } else {
-            thread::yield_now();
-        }
-    }
-}
+const CAPACITY: usize = 1024;
 
 fn main() {
     let items: u64 = std::env::args()
