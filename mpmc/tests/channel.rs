@@ -359,24 +359,24 @@ fn many_to_many(producers: usize, consumers: usize, capacity: usize, each: u32, 
 
 #[test]
 fn mpmc_counts_blocking() {
-    many_to_many(4, 4, 16, scaled(20_000, 100) as u32, false);
+    many_to_many(4, 4, 16, scaled(20_000, 50) as u32, false);
 }
 
 #[test]
 fn eight_blocking_senders_eight_blocking_receivers_capacity_2() {
-    many_to_many(8, 8, 2, scaled(5_000, 30) as u32, false);
+    many_to_many(8, 8, 2, scaled(5_000, 20) as u32, false);
 }
 
 #[test]
 fn async_timed_and_blocking_calls_mixed_keep_per_producer_order() {
-    many_to_many(2, 2, 2, scaled(10_000, 50) as u32, true);
-    many_to_many(4, 4, 3, scaled(5_000, 30) as u32, true);
+    many_to_many(2, 2, 2, scaled(10_000, 30) as u32, true);
+    many_to_many(4, 4, 3, scaled(5_000, 20) as u32, true);
 }
 
 #[test]
 fn eight_blocked_senders_all_make_progress() {
     within("fair senders", LIMIT, || {
-        let each = 20;
+        let each = scaled(20, 10) as u32;
         let (tx, rx) = bounded(1);
         let ts: Vec<_> = (0..8u32)
             .map(|p| {
