@@ -7,7 +7,7 @@
 use crate::channel::{Channel, Shared};
 use crate::cli::Options;
 use crate::contenders::{self, SharedVisitor, SyncChannel};
-use crate::rounds::{Entry, Unit, Workload, interleave};
+use crate::rounds::{Entry, Pending, Unit, workload};
 use crate::waiting::wake;
 use crate::workloads::{floor, mpmc};
 
@@ -32,7 +32,7 @@ pub fn params(o: &Options) -> (String, String) {
 
 /// Runs the suite's workloads into `out`: the blocking shapes, the
 /// async ones (`async_channels`), then the wake-up latency and idle CPU.
-pub fn suite(o: &Options, out: &mut Vec<Workload>) {
+pub fn suite(o: &Options, out: &mut Vec<Pending>) {
     blocking(o, out);
     crate::async_channels::suite(o, out);
     waits(o, out);
@@ -44,14 +44,14 @@ pub const WAITS: &str = "channel ";
 
 /// Every channel of the blocking shapes, and `mpsc::sync_channel` (one
 /// receiver is all these workloads need).
-fn waits(o: &Options, out: &mut Vec<Workload>) {
+fn waits(o: &Options, out: &mut Vec<Pending>) {
     let mut rows = wake::Rows::default();
     contenders::each_waiting_channel(&mut rows);
     rows.add::<SyncChannel>();
     out.extend(rows.workloads("channels (blocking)", WAITS, o));
 }
 
-fn blocking(o: &Options, out: &mut Vec<Workload>) {
+fn blocking(o: &Options, out: &mut Vec<Pending>) {
     struct Shape {
         producers: u64,
         consumers: u64,
@@ -104,7 +104,7 @@ fn blocking(o: &Options, out: &mut Vec<Workload>) {
                 "{producers} producers, {consumers} consumers, u64 items, capacity {capacity}{over}; every channel blocks in its own send/recv{sync}{}",
                 floor::PROBE_WORDS
             );
-            out.push(interleave(
+            out.push(workload(
                 "channels (blocking)",
                 format!("{producers}P{consumers}C cap {capacity}"),
                 params,

@@ -199,15 +199,6 @@ impl Options {
         }
     }
 
-    /// Runs `run` (every selected suite) under this run's shared budget:
-    /// once to count the workloads, then for real (see [`Schedule`]).
-    pub fn scheduled<T>(&self, mut run: impl FnMut() -> T) -> T {
-        match &self.schedule {
-            Some(s) => s.run(run),
-            None => run(),
-        }
-    }
-
     /// Whether `suite` is selected.
     pub fn runs(&self, suite: Suite) -> bool {
         self.suite == Suite::All || self.suite == suite

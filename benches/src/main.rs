@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use hotq_benches::cli::{Options, USAGE};
 use hotq_benches::report::{compare, goals, header::Header, json, markdown, plot, readme};
-use hotq_benches::rounds::Unit;
+use hotq_benches::rounds::{self, Unit};
 use hotq_benches::{pin, suites};
 
 /// `--compare`: two runs' verdicts side by side; fails when any differs.
@@ -64,7 +64,7 @@ fn main() -> ExitCode {
     pin::configure(o.pin);
     let header = Header::now(pin::cores() >= 2, suites::params(&o));
     let t0 = Instant::now();
-    let workloads = o.scheduled(|| suites::run(&o));
+    let workloads = rounds::run(suites::run(&o), o.schedule.as_deref());
     if let Some(s) = &o.schedule {
         eprintln!(
             "report: {} runs (contenders × (rounds + calibration)) shared {} s",

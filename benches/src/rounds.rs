@@ -1,8 +1,11 @@
 //! Interleaved rounds: every contender of a workload runs once per round,
 //! in an order that rotates each round (A B C, B C A, …), so drift of the
 //! machine hits all alike, and the load of other processes is recorded
-//! beside each figure; and the one time budget all workloads of a run
-//! share ([`Schedule`]).
+//! beside each figure; the rounds of all workloads are interleaved too
+//! ([`run`]: round 1 of every workload, then round 2, …), so each
+//! workload's rounds sample the machine over the whole run, not over the
+//! few seconds a workload alone would last; and the one time budget all
+//! workloads of a run share ([`Schedule`]).
 
 use std::io::{IsTerminal, Write};
 use std::sync::{Arc, Mutex};
@@ -198,13 +201,13 @@ pub const MIN_RUN: Duration = Duration::from_millis(10);
 /// Nor longer than this.
 pub const MAX_RUN: Duration = Duration::from_secs(1);
 
-/// One time budget that every workload of a run shares: the run is first
-/// counted (every workload's contenders × (rounds + calibration), its
-/// *slots*), then each workload, when it starts, gets the time still left
-/// divided by the slots still to run, per run. A workload that overran
-/// (an oversubscribed shape that the scheduler slowed down) shortens the
-/// runs of those after it, so the whole run stays near the budget however
-/// many suites it has.
+/// One time budget that every workload of a run shares: [`run`] counts
+/// the run first (every workload's contenders × (rounds + calibration),
+/// its *slots*), then each workload, when it is calibrated, gets the time
+/// still left divided by the slots still to run, per run. A workload whose
+/// calibration overran (an oversubscribed shape that the scheduler slowed
+/// down) shortens the runs of those calibrated after it, so the whole run
+/// stays near the budget however many suites it has.
 #[derive(Debug)]
 pub struct Schedule {
     total: Duration,
@@ -213,7 +216,6 @@ pub struct Schedule {
 
 #[derive(Debug, Default)]
 struct ScheduleState {
-    counting: bool,
     slots: u64,
     done: u64,
     start: Option<Instant>,
@@ -233,21 +235,15 @@ impl Schedule {
         self.total
     }
 
-    /// Calls `run` twice: first to count its workloads' slots (every
-    /// [`interleave`] returns at once, with no rounds), then for real.
-    pub fn run<T>(&self, mut run: impl FnMut() -> T) -> T {
-        self.state().counting = true;
-        run();
-        {
-            let mut s = self.state();
-            s.counting = false;
-            s.start = Some(Instant::now());
-        }
-        run()
+    /// Starts the clock on a run of `slots` slots.
+    fn start(&self, slots: u64) {
+        let mut s = self.state();
+        s.slots = slots;
+        s.done = 0;
+        s.start = Some(Instant::now());
     }
 
-    /// Slots counted so far (all of them, once [`run`](Schedule::run) has
-    /// counted).
+    /// The run's slots (zero before [`run`] starts it).
     pub fn slots(&self) -> u64 {
         self.state().slots
     }
@@ -256,12 +252,6 @@ impl Schedule {
         self.state
             .lock()
             .expect("the schedule is only used by the main thread")
-    }
-
-    /// `Some(())` in the counting pass, after counting `slots`.
-    fn counted(&self, slots: u64) -> Option<()> {
-        let mut s = self.state();
-        s.counting.then(|| s.slots += slots)
     }
 
     /// The time per run of a workload of `slots` slots starting now.
@@ -312,115 +302,207 @@ fn calibrate(plan: &Plan, budget: Duration, run: &mut dyn FnMut(u64) -> Measured
     n
 }
 
-/// Runs `entries` for `plan.rounds` interleaved rounds.
-pub fn interleave(
+/// A workload set up and not yet run: its contenders and its plan. The
+/// suites make one per workload; [`run`] runs them all together.
+pub struct Pending {
     suite: &'static str,
     name: String,
     params: String,
     unit: Unit,
     plan: Plan,
-    mut entries: Vec<Entry>,
-) -> Workload {
+    entries: Vec<Entry>,
+    /// Rounds this workload gets (`plan.goal_rounds` if it decides a goal).
+    rounds: usize,
+}
+
+impl Pending {
+    /// Its slots: runs counted in the schedule (probes are not).
+    fn slots(&self) -> u64 {
+        let counted = self.entries.iter().filter(|e| e.probe.is_none()).count();
+        counted as u64 * (self.rounds as u64 + CALIBRATION_RUNS)
+    }
+}
+
+/// A workload of `entries`, to be run by [`run`] for `plan.rounds` rounds
+/// (or `plan.goal_rounds`, if it decides a goal).
+pub fn workload(
+    suite: &'static str,
+    name: String,
+    params: String,
+    unit: Unit,
+    plan: Plan,
+    entries: Vec<Entry>,
+) -> Pending {
     let rounds = match plan.goal_rounds {
         Some(g) if crate::report::goals::decides_a_goal(&name) => g,
         _ => plan.rounds,
     };
+    Pending {
+        suite,
+        name,
+        params,
+        unit,
+        plan,
+        entries,
+        rounds,
+    }
+}
+
+/// Whether a workload of `rounds` rounds, `done` of them run, runs one in
+/// global round `g` of `most`: its rounds are spread evenly over the run's
+/// rounds (its k-th in global round ⌊k·most/rounds⌋), so a workload of
+/// fewer rounds than the others does not take them all at the start.
+fn due(done: usize, rounds: usize, g: usize, most: usize) -> bool {
+    done < rounds && done * most / rounds <= g
+}
+
+/// Runs every workload of `pending`: each contender calibrated (workload
+/// by workload, each getting its share of what is left of `schedule`'s
+/// budget, or `plan.budget` per run without one), then the rounds of all
+/// workloads interleaved: in each global round every workload that is due
+/// (see `due`) runs one round, each of its contenders once in an order
+/// that rotates with its rounds. Two runs of the report, minutes apart,
+/// then sample each workload over the same spread of the machine's
+/// moods: run one workload's rounds back to back and they see a few
+/// seconds of it, the verdicts of two runs then read two different
+/// machines (2026-12-02: 23 of 37 the same between two consecutive runs).
+pub fn run(pending: Vec<Pending>, schedule: Option<&Schedule>) -> Vec<Workload> {
+    if let Some(s) = schedule {
+        s.start(pending.iter().map(Pending::slots).sum());
+    }
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let n = entries.len();
-    let counted = entries.iter().filter(|e| e.probe.is_none()).count();
-    let slots = counted as u64 * (rounds as u64 + CALIBRATION_RUNS);
-    let budget = match &plan.schedule {
-        Some(s) if s.counted(slots).is_some() => {
-            return Workload {
-                suite,
-                name,
-                params,
-                unit,
-                rows: Vec::new(),
-                per_run: Duration::ZERO,
+    let tty = std::io::stderr().is_terminal();
+    let mut running: Vec<Running> = pending
+        .into_iter()
+        .map(|mut p| {
+            let budget = match schedule {
+                Some(s) => s.per_run(p.slots()),
+                None => p.plan.budget,
             };
-        }
-        Some(s) => s.per_run(slots),
-        None => plan.budget,
-    };
-    let mut rows: Vec<Row> = entries
-        .iter()
-        .map(|e| Row {
-            name: e.name.clone(),
-            kind: e.kind,
-            items: 0,
-            rounds: Vec::with_capacity(rounds),
-            histogram: None,
+            let mut rows: Vec<Row> = p
+                .entries
+                .iter()
+                .map(|e| Row {
+                    name: e.name.clone(),
+                    kind: e.kind,
+                    items: 0,
+                    rounds: Vec::with_capacity(p.rounds),
+                    histogram: None,
+                })
+                .collect();
+            for (e, row) in p.entries.iter_mut().zip(&mut rows) {
+                let what = format!("calibrating {}", e.name);
+                progress(tty, false, &p.name, 0, p.rounds, &what);
+                row.items = calibrate(&e.plan(&p.plan), e.budget(budget), &mut *e.run);
+            }
+            if let Some(s) = schedule {
+                let counted = p.entries.iter().filter(|e| e.probe.is_none()).count();
+                s.finished(counted as u64 * CALIBRATION_RUNS);
+            }
+            Running {
+                pending: p,
+                rows,
+                budget,
+            }
         })
         .collect();
-    let tty = std::io::stderr().is_terminal();
-    for (e, row) in entries.iter_mut().zip(&mut rows) {
-        progress(
-            tty,
-            false,
-            &name,
-            0,
-            rounds,
-            &format!("calibrating {}", e.name),
-        );
-        row.items = calibrate(&e.plan(&plan), e.budget(budget), &mut *e.run);
-    }
-    for r in 0..rounds {
-        for i in 0..n {
-            let idx = (i + r) % n;
-            progress(tty, i == 0, &name, r, rounds, &entries[idx].name);
-            let before = load::Sample::now();
-            let items = rows[idx].items;
-            let t0 = Instant::now();
-            let m = (entries[idx].run)(items);
-            let took = t0.elapsed();
-            let after = load::Sample::now();
-            // A machine that got busier than during calibration: later
-            // rounds of this contender get fewer items, so one slow phase
-            // cannot stretch the whole report.
-            let (budget, ceiling) = (entries[idx].budget(budget), entries[idx].plan(&plan).items);
-            if took > 2 * budget {
-                let fit = budget.as_secs_f64() / took.as_secs_f64() * items as f64;
-                rows[idx].items = (fit as u64).clamp(ceiling.min(1000), items);
+    let most = running.iter().map(|r| r.pending.rounds).max().unwrap_or(0);
+    for g in 0..most {
+        for w in &mut running {
+            let done = w.rows.first().map_or(0, |r| r.rounds.len());
+            if !due(done, w.pending.rounds, g, most) {
+                continue;
             }
-            let others_load = before.zip(after).map(|(b, a)| b.others_until(&a, cores));
-            let percentiles = m.histogram.as_ref().map(|h| {
-                [
-                    h.value_at_quantile(0.5) as f64,
-                    h.value_at_quantile(0.99) as f64,
-                    h.value_at_quantile(0.999) as f64,
-                ]
-            });
-            let row = &mut rows[idx];
-            if let Some(h) = m.histogram {
-                match &mut row.histogram {
-                    Some(all) => all
-                        .add(&h)
-                        .expect("histograms of one workload share bounds"),
-                    none => *none = Some(h),
-                }
+            one_round(w, cores, tty);
+            if let Some(s) = schedule {
+                let counted = w
+                    .pending
+                    .entries
+                    .iter()
+                    .filter(|e| e.probe.is_none())
+                    .count();
+                s.finished(counted as u64);
             }
-            row.rounds.push(Round {
-                items,
-                figure: m.figure,
-                others_load,
-                percentiles,
-            });
         }
     }
     if tty {
         eprint!("\r\x1b[K");
     }
-    if let Some(s) = &plan.schedule {
-        s.finished(slots);
-    }
-    Workload {
-        suite,
-        name,
-        params,
-        unit,
+    running
+        .into_iter()
+        .map(|w| Workload {
+            suite: w.pending.suite,
+            name: w.pending.name,
+            params: w.pending.params,
+            unit: w.pending.unit,
+            rows: w.rows,
+            per_run: w.budget,
+        })
+        .collect()
+}
+
+/// A workload being run: what it was set up with, its rows so far, and its
+/// time per run.
+struct Running {
+    pending: Pending,
+    rows: Vec<Row>,
+    budget: Duration,
+}
+
+/// The next round of one workload (its `r`-th): each contender once,
+/// starting with the `r`-th (mod their number).
+fn one_round(w: &mut Running, cores: usize, tty: bool) {
+    let Running {
+        pending: p,
         rows,
-        per_run: budget,
+        budget,
+    } = w;
+    let budget = *budget;
+    let r = rows.first().map_or(0, |row| row.rounds.len());
+    let n = p.entries.len();
+    for i in 0..n {
+        let idx = (i + r) % n;
+        progress(tty, i == 0, &p.name, r, p.rounds, &p.entries[idx].name);
+        let before = load::Sample::now();
+        let items = rows[idx].items;
+        let t0 = Instant::now();
+        let m = (p.entries[idx].run)(items);
+        let took = t0.elapsed();
+        let after = load::Sample::now();
+        // A machine that got busier than during calibration: later
+        // rounds of this contender get fewer items, so one slow phase
+        // cannot stretch the whole report.
+        let (budget, ceiling) = (
+            p.entries[idx].budget(budget),
+            p.entries[idx].plan(&p.plan).items,
+        );
+        if took > 2 * budget {
+            let fit = budget.as_secs_f64() / took.as_secs_f64() * items as f64;
+            rows[idx].items = (fit as u64).clamp(ceiling.min(1000), items);
+        }
+        let others_load = before.zip(after).map(|(b, a)| b.others_until(&a, cores));
+        let percentiles = m.histogram.as_ref().map(|h| {
+            [
+                h.value_at_quantile(0.5) as f64,
+                h.value_at_quantile(0.99) as f64,
+                h.value_at_quantile(0.999) as f64,
+            ]
+        });
+        let row = &mut rows[idx];
+        if let Some(h) = m.histogram {
+            match &mut row.histogram {
+                Some(all) => all
+                    .add(&h)
+                    .expect("histograms of one workload share bounds"),
+                none => *none = Some(h),
+            }
+        }
+        row.rounds.push(Round {
+            items,
+            figure: m.figure,
+            others_load,
+            percentiles,
+        });
     }
 }
 
@@ -446,77 +528,135 @@ mod tests {
     use std::cell::Cell;
     use std::rc::Rc;
 
-    #[test]
-    fn a_scheduled_run_is_counted_first_and_runs_once() {
-        let s = Schedule::new(Duration::from_secs(2));
-        let calls = Rc::new(Cell::new(0u32));
-        let plan = Plan {
-            rounds: 3,
+    fn plan(rounds: usize, schedule: &Arc<Schedule>) -> Plan {
+        Plan {
+            rounds,
             goal_rounds: None,
             items: 5000,
             budget: Duration::from_secs(1),
-            schedule: Some(s.clone()),
-        };
-        let mut passes = 0;
-        let w = s.run(|| {
-            passes += 1;
-            let calls = calls.clone();
-            let entries = vec![Entry::new("a", Kind::Ours, move |n| {
-                calls.set(calls.get() + 1);
-                Measured::from(n as f64)
-            })];
-            interleave(
-                "t",
-                "w".into(),
-                String::new(),
-                Unit::MItemsPerSec,
-                plan.clone(),
-                entries,
-            )
-        });
-        assert_eq!(passes, 2);
+            schedule: Some(schedule.clone()),
+        }
+    }
+
+    #[test]
+    fn a_scheduled_run_counts_every_slot_and_runs_every_round() {
+        let s = Schedule::new(Duration::from_secs(2));
+        let calls = Rc::new(Cell::new(0u32));
+        let counter = calls.clone();
+        let entries = vec![Entry::new("a", Kind::Ours, move |n| {
+            counter.set(counter.get() + 1);
+            Measured::from(n as f64)
+        })];
+        let p = workload(
+            "t",
+            "w".into(),
+            String::new(),
+            Unit::MItemsPerSec,
+            plan(3, &s),
+            entries,
+        );
+        let ws = run(vec![p], Some(&s));
         assert_eq!(s.slots(), 3 + CALIBRATION_RUNS);
-        assert_eq!(w.rows[0].rounds.len(), 3, "the real pass ran every round");
-        // The counting pass ran nothing: the calls are calibration (it ramps
-        // 1,000 → 5,000 at once on a run that takes no time) and the rounds.
+        assert_eq!(ws[0].rows[0].rounds.len(), 3, "every round ran");
+        // The calls are calibration (it ramps 1,000 → 5,000 at once on a
+        // run that takes no time) and the rounds.
         assert!(
             calls.get() >= 3 && calls.get() <= 3 + 4,
             "{} runs",
             calls.get()
         );
-        assert!(w.rows[0].rounds.iter().all(|r| r.items == 5000));
+        assert!(ws[0].rows[0].rounds.iter().all(|r| r.items == 5000));
+    }
+
+    #[test]
+    fn the_rounds_of_all_workloads_are_interleaved_and_spread_over_the_run() {
+        let s = Schedule::new(Duration::from_secs(2));
+        // Which workload ran, in order, once calibration is over (its
+        // runs are of 1,000 and 5,000 items; the rounds run 5,000 and
+        // record who ran).
+        let log = Rc::new(std::cell::RefCell::new(Vec::new()));
+        let mut pending = Vec::new();
+        for (name, rounds) in [("two", 2), ("four", 4)] {
+            let log = log.clone();
+            let entries = vec![Entry::new(name, Kind::Ours, move |n| {
+                log.borrow_mut().push((name, n));
+                Measured::from(n as f64)
+            })];
+            pending.push(workload(
+                "t",
+                name.into(),
+                String::new(),
+                Unit::MItemsPerSec,
+                plan(rounds, &s),
+                entries,
+            ));
+        }
+        let ws = run(pending, Some(&s));
+        assert_eq!(
+            ws.iter()
+                .map(|w| w.rows[0].rounds.len())
+                .collect::<Vec<_>>(),
+            [2, 4]
+        );
+        let log = log.borrow();
+        // Calibration of both first (two at 1,000 items then one at
+        // 5,000 each), then the rounds: "two" in global rounds 0 and 2 of
+        // "four"'s 0-3.
+        let rounds: Vec<&str> = log[log.len() - 6..].iter().map(|(n, _)| *n).collect();
+        assert_eq!(rounds, ["two", "four", "four", "two", "four", "four"]);
+        assert!(log[..log.len() - 6].iter().all(|(_, n)| *n <= 5000));
+        assert_eq!(log[0].0, "two");
+        assert!(
+            log[..log.len() - 6]
+                .iter()
+                .skip_while(|(n, _)| *n == "two")
+                .all(|(n, _)| *n == "four")
+        );
+    }
+
+    #[test]
+    fn a_workload_of_fewer_rounds_spreads_them_evenly() {
+        let when = |rounds: usize, most: usize| {
+            let mut done = 0;
+            let mut at = Vec::new();
+            for g in 0..most {
+                if due(done, rounds, g, most) {
+                    at.push(g);
+                    done += 1;
+                }
+            }
+            at
+        };
+        assert_eq!(when(4, 4), [0, 1, 2, 3]);
+        assert_eq!(when(2, 4), [0, 2]);
+        assert_eq!(when(10, 50), [0, 5, 10, 15, 20, 25, 30, 35, 40, 45]);
+        assert_eq!(when(3, 10), [0, 3, 6]);
+        assert_eq!(when(1, 50), [0]);
+        assert_eq!(when(0, 5), Vec::<usize>::new());
     }
 
     #[test]
     fn a_probe_runs_every_round_short_and_outside_the_slots() {
         let s = Schedule::new(Duration::from_secs(100));
-        let plan = Plan {
-            rounds: 4,
-            goal_rounds: None,
-            items: 5000,
-            budget: Duration::from_secs(1),
-            schedule: Some(s.clone()),
-        };
-        let w = s.run(|| {
-            let entries = vec![
-                Entry::new("a", Kind::Ours, |n| Measured::from(n as f64)),
-                // 1 ms per 100 items: its 10 ms runs fit about 1,000.
-                Entry::probe("limit", Kind::Limit, 1_000_000, |n| {
-                    std::thread::sleep(Duration::from_micros(10 * n));
-                    Measured::from(n as f64)
-                }),
-            ];
-            interleave(
-                "t",
-                "w".into(),
-                String::new(),
-                Unit::MItemsPerSec,
-                plan.clone(),
-                entries,
-            )
-        });
+        let entries = vec![
+            Entry::new("a", Kind::Ours, |n| Measured::from(n as f64)),
+            // 1 ms per 100 items: its 10 ms runs fit about 1,000.
+            Entry::probe("limit", Kind::Limit, 1_000_000, |n| {
+                std::thread::sleep(Duration::from_micros(10 * n));
+                Measured::from(n as f64)
+            }),
+        ];
+        let p = workload(
+            "t",
+            "w".into(),
+            String::new(),
+            Unit::MItemsPerSec,
+            plan(4, &s),
+            entries,
+        );
+        let ws = run(vec![p], Some(&s));
         assert_eq!(s.slots(), 4 + CALIBRATION_RUNS, "the probe takes no slots");
-        let probe = &w.rows[1];
+        let probe = &ws[0].rows[1];
         assert_eq!((probe.kind, probe.rounds.len()), (Kind::Limit, 4));
         // Its own ceiling, not the workload's 5,000, and runs near MIN_RUN
         // (the workload's 16 s per run would have given it 1,000,000).

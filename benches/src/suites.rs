@@ -3,7 +3,7 @@
 use crate::channel::{Channel, Kind, Shared};
 use crate::cli::{Options, Suite};
 use crate::contenders::{self, ChannelVisitor, SharedVisitor};
-use crate::rounds::{Entry, Unit, Workload, interleave};
+use crate::rounds::{Entry, Pending, Unit, workload};
 use crate::sequenced::{self, Ring, RingVisitor, Topology};
 use crate::workloads::floor::{self, LIMIT};
 use crate::workloads::spsc::Ops;
@@ -82,8 +82,8 @@ pub fn params(o: &Options) -> Vec<(String, String)> {
     ]
 }
 
-/// Runs every selected workload.
-pub fn run(o: &Options) -> Vec<Workload> {
+/// Every selected workload, set up (run by [`crate::rounds::run`]).
+pub fn run(o: &Options) -> Vec<Pending> {
     let mut out = Vec::new();
     if o.runs(Suite::Spsc) {
         spsc_suite(o, &mut out);
@@ -103,7 +103,7 @@ pub fn run(o: &Options) -> Vec<Workload> {
     out
 }
 
-fn spsc_suite(o: &Options, out: &mut Vec<Workload>) {
+fn spsc_suite(o: &Options, out: &mut Vec<Pending>) {
     struct Throughput {
         capacity: usize,
         ops: Ops,
@@ -151,7 +151,7 @@ fn spsc_suite(o: &Options, out: &mut Vec<Workload>) {
             let params = format!(
                 "1 producer, 1 consumer, u64 items, capacity {capacity}, {how}; `limit` hands over whole cache lines of 7 items"
             );
-            out.push(interleave(
+            out.push(workload(
                 "SPSC throughput",
                 name,
                 params,
@@ -182,7 +182,7 @@ fn spsc_suite(o: &Options, out: &mut Vec<Workload>) {
     let params = format!(
         "ping-pong over two queues of {CAPACITY}, timed trips (the `items` column) per round; `limit` bounces one AtomicU64"
     );
-    out.push(interleave(
+    out.push(workload(
         "round-trip latency",
         "round trip".into(),
         params,
@@ -192,7 +192,7 @@ fn spsc_suite(o: &Options, out: &mut Vec<Workload>) {
     ));
 }
 
-fn mpmc_suite(o: &Options, out: &mut Vec<Workload>) {
+fn mpmc_suite(o: &Options, out: &mut Vec<Pending>) {
     struct Shape {
         producers: u64,
         consumers: u64,
@@ -227,7 +227,7 @@ fn mpmc_suite(o: &Options, out: &mut Vec<Workload>) {
         let params = format!(
             "{producers} producers, {consumers} consumers, u64 items, capacity {CAPACITY}{over}; `limit` is the 1P1C cache-line floor; mpsc::sync_channel is absent (its receiver cannot be shared)"
         );
-        out.push(interleave(
+        out.push(workload(
             "MPMC throughput",
             format!("{producers}P{consumers}C"),
             params,
@@ -238,7 +238,7 @@ fn mpmc_suite(o: &Options, out: &mut Vec<Workload>) {
     }
 }
 
-fn disruptor_suite(o: &Options, out: &mut Vec<Workload>) {
+fn disruptor_suite(o: &Options, out: &mut Vec<Pending>) {
     struct Topo {
         topology: Topology,
         entries: Vec<Entry>,
@@ -274,7 +274,7 @@ fn disruptor_suite(o: &Options, out: &mut Vec<Workload>) {
             topology.consumers(),
             floor::PROBE_WORDS
         );
-        out.push(interleave(
+        out.push(workload(
             "disruptor topologies",
             topology.name().into(),
             params,

@@ -16,7 +16,7 @@ pub use adapters::{AsyncChannelCrate, FlumeAsync, HotqMpmcAsync, KanalAsync, Thi
 
 use crate::channel::Kind;
 use crate::cli::Options;
-use crate::rounds::{Entry, Unit, Workload, interleave};
+use crate::rounds::{Entry, Pending, Unit, workload};
 use crate::workloads::floor;
 use crate::workloads::mpmc::{STOP, Tally, Totals, item};
 
@@ -136,7 +136,7 @@ pub fn params(o: &Options) -> (String, String) {
 }
 
 /// Runs the async workloads into `out`.
-pub fn suite(o: &Options, out: &mut Vec<Workload>) {
+pub fn suite(o: &Options, out: &mut Vec<Pending>) {
     struct Shape {
         producers: u64,
         consumers: u64,
@@ -166,7 +166,7 @@ pub fn suite(o: &Options, out: &mut Vec<Workload>) {
             "{producers} producer tasks, {consumers} consumer tasks, u64 items, capacity {CAPACITY}, tokio multi-thread runtime of {WORKERS} workers (one per round); MPSC-only channels (tokio mpsc, thingbuf) run the one-consumer shapes{}",
             floor::PROBE_WORDS
         );
-        out.push(interleave(
+        out.push(workload(
             "channels (async)",
             // Not plain "1P1C": the MPMC suite's workloads have those names,
             // and goals and readers find a workload by its name.

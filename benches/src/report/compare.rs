@@ -75,7 +75,7 @@ fn cell(g: &Value) -> String {
     }
 }
 
-/// The dominant mode's verdict of a goal.
+/// A goal's verdict (the one every mode with enough rounds agrees on).
 fn verdict(g: &Option<Value>) -> Option<String> {
     g.as_ref()
         .and_then(|g| g["verdict"].as_str().map(String::from))
@@ -106,8 +106,7 @@ fn same(x: Option<String>, y: Option<String>) -> bool {
 
 /// The comparison of two report.json documents, in Markdown, and whether
 /// every goal of either has the same verdict in the other: every goal's
-/// verdict in both runs (the dominant floor mode's, with the rounds that
-/// decided it), then each run's all-rounds verdict, and the counts of
+/// verdict in both runs (with the dominant floor mode and its rounds), then each run's all-rounds verdict, and the counts of
 /// goals that agree by each.
 pub fn compare(a: &Value, b: &Value) -> (String, bool) {
     let goals = |v: &Value| -> Vec<Value> { v["goals"].as_array().cloned().unwrap_or_default() };

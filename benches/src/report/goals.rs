@@ -5,10 +5,11 @@
 //! on the goal's side, missed when it is all on the other, undecided when
 //! it straddles the target. The machine has modes (a core pair that keeps
 //! pace, one that falls behind), read off each round's floor by
-//! [`floor::classify`]: a goal is decided by the rounds of its workloads'
-//! dominant mode (the mode with most rounds), and its all-rounds interval
-//! is kept beside it. Goals, not tests: the report states where we stand,
-//! nothing fails on them.
+//! [`floor::classify`]: a goal's verdict is the one every mode with
+//! [`MIN_ROUNDS`] rounds gives (undecided when two of them disagree), its
+//! interval the dominant mode's (the mode with most rounds), and its
+//! all-rounds interval is kept beside it. Goals, not tests: the report
+//! states where we stand, nothing fails on them.
 
 use super::bootstrap::{self, Interval};
 use super::floor;
@@ -247,7 +248,9 @@ pub struct Goal {
     /// The 95 % bootstrap interval of the median ratio over the rounds of
     /// the dominant mode (all rounds when the floor was steady or absent).
     pub interval: Option<Interval>,
-    /// The verdict of those rounds; `None` when a row is missing.
+    /// The verdict of those rounds, or undecided where another mode with
+    /// [`MIN_ROUNDS`] gives another (`modes_disagree`); `None` when a row
+    /// is missing.
     pub verdict: Option<Verdict>,
     /// The interval over every round, whatever the floor's mode.
     pub all_interval: Option<Interval>,
@@ -382,10 +385,11 @@ fn goal(what: String, at_least: bool, target: f64, measured: impl Into<Measure>)
     }
 }
 
-/// The modes of `g`'s rounds alone, and its verdict by the dominant one:
-/// fills `by_mode`, `decided_by`, `modes_disagree`, and replaces
-/// `interval` and `verdict` by the dominant mode's (the all-rounds ones
-/// stay in `all_interval` and `all_verdict`).
+/// The modes of `g`'s rounds alone, and its verdict by them: fills
+/// `by_mode`, `decided_by`, `modes_disagree`, and replaces `interval` by
+/// the dominant mode's and `verdict` by the verdict every mode with
+/// [`MIN_ROUNDS`] agrees on, undecided when they disagree (the all-rounds
+/// ones stay in `all_interval` and `all_verdict`).
 pub fn decide(g: &mut Goal, modes: &RoundModes) {
     let Some(e) = &g.evidence else { return };
     let all = modes.all();
@@ -435,6 +439,15 @@ pub fn decide(g: &mut Goal, modes: &RoundModes) {
         .map(|m| m.verdict)
         .collect();
     g.modes_disagree = decided.windows(2).any(|w| w[0] != w[1]);
+    // A verdict must hold in every mode that had the rounds to give one:
+    // when the fast rounds meet a goal and the slow ones miss it, which
+    // verdict a run prints depends on which mode had more of its rounds,
+    // and that is the machine's mood, not the queue (two consecutive runs
+    // on 2026-12-02 agreed on 23 of 37 goals by the dominant mode; on
+    // their figures this rule makes it 27).
+    if g.modes_disagree {
+        g.verdict = Some(Verdict::Undecided);
+    }
 }
 
 /// Flags the goals whose verdicts a moved floor or a busy machine puts in
@@ -1015,13 +1028,14 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn a_goal_is_decided_by_the_mode_with_most_rounds_and_flags_modes_that_disagree() {
+    fn a_goal_holds_only_if_every_mode_with_enough_rounds_agrees() {
         use floor::Mode::*;
         // 13 fast rounds at 1.3 against 12 slow at 0.9: all rounds straddle
-        // 1.2, the fast mode's alone clear it, the slow mode's miss it.
+        // 1.2, the fast mode's alone clear it, the slow mode's miss it. So
+        // it is undecided, with the dominant mode's interval.
         let g = spsc_goal(&[two_modes(13)]);
         assert_eq!(g.decided_by, Some(Fast), "{g:?}");
-        assert_eq!(g.verdict, Some(Verdict::Met), "{g:?}");
+        assert_eq!(g.verdict, Some(Verdict::Undecided), "{g:?}");
         assert_eq!(g.all_verdict, Some(Verdict::Undecided), "{g:?}");
         let modes: Vec<_> = g
             .by_mode
@@ -1034,13 +1048,15 @@ pub(crate) mod tests {
         );
         assert!(g.modes_disagree && g.flagged && g.rounds == 25, "{g:?}");
         assert!(g.interval.unwrap().lo > 1.2 && g.all_interval.unwrap().lo < 1.2);
-        // The other mode dominates: the verdict follows it.
+        // The other mode dominates: the same verdict (a run that the
+        // machine's other mode dominated once printed the other one).
         let g = spsc_goal(&[two_modes(9)]);
         assert_eq!(
             (g.decided_by, g.verdict),
-            (Some(Slow), Some(Verdict::Missed))
+            (Some(Slow), Some(Verdict::Undecided))
         );
         assert!(g.modes_disagree);
+        assert!(g.interval.unwrap().hi < 1.2, "the slow mode's interval");
         // A minority mode too small for a verdict of its own does not
         // count as disagreeing.
         let g = spsc_goal(&[two_modes(21)]);

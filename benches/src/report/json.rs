@@ -68,7 +68,7 @@ pub fn render(header: &Header, workloads: &[Workload]) -> Value {
             "min_rounds_for_a_verdict": goals::MIN_ROUNDS,
         },
         "floor_moved_factor": floor::MOVED,
-        "modes": "each round's mode from its workload's floor figures: steady when max ÷ min stays within floor_moved_factor, else fast or slow by the two-means split of their logarithms (a goal over two workloads splits both floors together); a goal's verdict is its dominant mode's (most rounds; fast on a tie), all_rounds keeps the interval over every round, modes_disagree marks two modes with min_rounds_for_a_verdict rounds each and different verdicts",
+        "modes": "each round's mode from its workload's floor figures: steady when max ÷ min stays within floor_moved_factor, else fast or slow by the two-means split of their logarithms (a goal over two workloads splits both floors together); a goal's interval is its dominant mode's (most rounds; fast on a tie) and its verdict the one every mode with min_rounds_for_a_verdict rounds gives: undecided when two of them differ (modes_disagree); all_rounds keeps the interval over every round",
         "floor_moved_in": floor::moved(workloads).iter().map(|(n, _)| *n).collect::<Vec<_>>(),
         "goals": goals::evaluate(workloads).iter().map(|g| json!({
             "goal": g.what,

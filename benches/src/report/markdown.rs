@@ -165,10 +165,13 @@ the median fraction of it a contender reaches in the same round. When a workload
 more than 2× (max ÷ min over its rounds) the machine changed mode during the run, and the verdicts \
 that rest on it are flagged ⚑. Each round's mode (fast or slow floor) comes from the floor figures \
 themselves (the two-means split of their logarithms; one mode, steady, when they stayed within 2×; \
-a goal over two workloads splits their floors together), and a goal is decided by the rounds of its \
-dominant mode, the one with most rounds (the fast one on a tie); the rounds per mode are shown, the \
-all-rounds interval and verdict stay beside it, and ≠ marks a goal whose two modes, each with 5 \
-rounds or more, give different verdicts. Goals whose two workloads share no mode are decided by \
+a goal over two workloads splits their floors together). A goal's verdict is the one each mode with 5 \
+rounds or more gives on its own rounds: ≠ marks a goal whose two modes give different verdicts, \
+and such a goal is undecided (which one a run would print depends on which mode had more of its \
+rounds). The interval shown is that of the dominant mode, the one with most rounds (the fast one on \
+a tie); the rounds per mode are shown, and the all-rounds interval and verdict stay beside it. The \
+rounds of all workloads are interleaved (round 1 of every workload, then round 2, …), so each \
+workload's rounds sample the machine over the whole run. Goals whose two workloads share no mode are decided by \
 all rounds and flagged ⚑ (as are, in an older report, goals whose workloads have no floor row). Those whose rounds shared the machine with other processes (over 0.2 \
 cores' worth, median) are marked busy. The plots show every round as a dot, marked by the floor's mode in \
 that round, with the table's median as a tick. `others' load` is how many cores' worth of CPU other \
@@ -340,14 +343,14 @@ pub fn goals_table(goals: &[Goal]) -> String {
     if goals.iter().any(|g| g.flagged) {
         let _ = writeln!(
             s,
-            "\n⚑ the machine's floor moved more than {}× within a workload behind this goal (see the floors above): its rounds mix two modes of the machine; the verdict is the dominant mode's, the all-rounds column mixes both.",
+            "\n⚑ the machine's floor moved more than {}× within a workload behind this goal (see the floors above): its rounds mix two modes of the machine; the verdict is the one every mode with enough rounds gives (undecided where they differ, ≠), the all-rounds column mixes both.",
             floor::MOVED
         );
     }
     if goals.iter().any(|g| g.modes_disagree) {
         let _ = writeln!(
             s,
-            "\n≠ the floor's two modes, each with at least {} rounds, give different verdicts: a run that the other mode dominates would give the other verdict.",
+            "\n≠ the floor's two modes, each with at least {} rounds, give different verdicts, so the goal is undecided: by its dominant mode alone, a run that the other mode dominated would give the other verdict.",
             goals::MIN_ROUNDS
         );
     }

@@ -16,7 +16,7 @@ pub mod wake;
 use crate::channel::Channel;
 use crate::cli::Options;
 use crate::contenders::ChannelVisitor;
-use crate::rounds::{Entry, Measured, Unit, Workload, interleave};
+use crate::rounds::{Entry, Measured, Pending, Unit, workload};
 use crate::workloads::spsc::{self, Ops};
 use crate::workloads::{floor, round_trip};
 use asynchronous::{AsyncChannel, AsyncVisitor};
@@ -47,7 +47,7 @@ pub fn params(o: &Options) -> (String, String) {
 }
 
 /// Runs the suite's workloads.
-pub fn suite(o: &Options, out: &mut Vec<Workload>) {
+pub fn suite(o: &Options, out: &mut Vec<Pending>) {
     /// Entries made by `make` for each contender a visitor is given.
     struct Each<W> {
         make: W,
@@ -92,7 +92,7 @@ pub fn suite(o: &Options, out: &mut Vec<Workload>) {
     }
 
     for capacity in CAPACITIES {
-        out.push(interleave(
+        out.push(workload(
             "waiting",
             format!("blocking, cap {capacity}"),
             format!(
@@ -125,7 +125,7 @@ pub fn suite(o: &Options, out: &mut Vec<Workload>) {
         };
         asynchronous::each_async(&mut v);
         v.entries.push(floor::probe(Unit::MItemsPerSec));
-        out.push(interleave(
+        out.push(workload(
             "waiting",
             format!("async, cap {capacity}"),
             format!(
@@ -138,7 +138,7 @@ pub fn suite(o: &Options, out: &mut Vec<Workload>) {
         ));
     }
 
-    out.push(interleave(
+    out.push(workload(
         "waiting",
         "blocking round trip".into(),
         format!("ping-pong over two queues of 8, both ends in blocking calls, timed trips per round (timer call included){}", floor::PROBE_WORDS),

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use crate::channel::{Channel, Shared};
 use crate::cli::Options;
 use crate::contenders::{ChannelVisitor, SharedVisitor};
-use crate::rounds::{Entry, Measured, Unit, Workload, interleave};
+use crate::rounds::{Entry, Measured, Pending, Unit, workload};
 use crate::workloads::floor;
 use crate::workloads::round_trip::histogram;
 use hotq_testkit::thread_cpu_time;
@@ -30,14 +30,14 @@ impl Rows {
         self.idle.push(Entry::new(C::NAME, C::KIND, idle_cpu::<C>));
     }
 
-    /// Runs the two workloads of `suite`, named `{prefix}wake-up latency`
+    /// The two workloads of `suite`, named `{prefix}wake-up latency`
     /// and `{prefix}idle CPU` (workload names are unique in a report:
     /// goals find a workload by its name).
-    pub fn workloads(mut self, suite: &'static str, prefix: &str, o: &Options) -> [Workload; 2] {
+    pub fn workloads(mut self, suite: &'static str, prefix: &str, o: &Options) -> [Pending; 2] {
         self.latency.push(floor::probe(Unit::Nanos));
         self.idle.push(floor::probe(Unit::Nanos));
         [
-            interleave(
+            workload(
                 suite,
                 format!("{prefix}wake-up latency"),
                 format!(
@@ -48,7 +48,7 @@ impl Rows {
                 o.plan(super::WAKES),
                 self.latency,
             ),
-            interleave(
+            workload(
                 suite,
                 format!("{prefix}idle CPU"),
                 format!(
