@@ -15,6 +15,7 @@ use hdrhistogram::Histogram;
 
 use crate::channel::Kind;
 use crate::load;
+use crate::workloads::floor;
 
 /// What one run of a contender measured.
 pub struct Measured {
@@ -168,6 +169,11 @@ pub struct Workload {
     /// The time each run was planned to last: its share of the run's
     /// budget, or the fixed budget per run without one.
     pub per_run: Duration,
+    /// The two cores' distance just before each round (ns per round trip
+    /// of one cache line, [`floor::distance`]): the machine's mode in that
+    /// round. Empty where it was not measured (then the `limit` row's
+    /// figures tell the mode).
+    pub distance: Vec<f64>,
 }
 
 /// How many rounds, how many items, how long a run may last.
@@ -403,6 +409,7 @@ pub fn run(pending: Vec<Pending>, schedule: Option<&Schedule>) -> Vec<Workload> 
                 pending: p,
                 rows,
                 budget,
+                distance: Vec::new(),
             }
         })
         .collect();
@@ -437,6 +444,7 @@ pub fn run(pending: Vec<Pending>, schedule: Option<&Schedule>) -> Vec<Workload> 
             unit: w.pending.unit,
             rows: w.rows,
             per_run: w.budget,
+            distance: w.distance,
         })
         .collect()
 }
@@ -447,6 +455,8 @@ struct Running {
     pending: Pending,
     rows: Vec<Row>,
     budget: Duration,
+    /// [`floor::distance`] before each round so far.
+    distance: Vec<f64>,
 }
 
 /// The next round of one workload (its `r`-th): each contender once,
@@ -456,10 +466,12 @@ fn one_round(w: &mut Running, cores: usize, tty: bool) {
         pending: p,
         rows,
         budget,
+        distance,
     } = w;
     let budget = *budget;
     let r = rows.first().map_or(0, |row| row.rounds.len());
     let n = p.entries.len();
+    distance.push(floor::distance());
     for i in 0..n {
         let idx = (i + r) % n;
         progress(tty, i == 0, &p.name, r, p.rounds, &p.entries[idx].name);

@@ -305,22 +305,14 @@ fn quick_report_gives_every_contender_a_figure_and_valid_json() {
         );
     }
     for w in workloads {
-        // A workload without a floor row would record no floor (every
-        // workload has one today: a contender, or the mode probe).
-        let has_limit = w["rows"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|r| r["name"] == "limit");
-        if !has_limit {
-            assert!(
-                w["floor"].is_null(),
-                "{}: no floor row, no floor",
-                w["name"]
-            );
-            continue;
-        }
+        // Every workload's mode is the cores' distance, measured before
+        // each of its rounds (in ns), whatever its own unit.
         let f = &w["floor"];
+        assert!(
+            f["source"].as_str().unwrap().starts_with("core distance") && f["unit"] == "ns",
+            "{}: {f}",
+            w["name"]
+        );
         assert_eq!(f["per_round"].as_array().unwrap().len(), rounds);
         assert_eq!(f["modes"].as_array().unwrap().len(), rounds);
         assert!(f["spread"].as_f64().unwrap() >= 1.0 && f["moved"].is_boolean());
@@ -356,6 +348,6 @@ fn quick_report_gives_every_contender_a_figure_and_valid_json() {
         "one plot per workload, one of percentiles per latency workload, and the goals"
     );
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
-    assert!(md.contains("median ratio [95 % interval]") && md.contains("floor per round"));
+    assert!(md.contains("median ratio [95 % interval]") && md.contains("core distance per round"));
     let _ = std::fs::remove_dir_all(&out);
 }

@@ -1,7 +1,11 @@
-//! The machine's mode, read off the `limit` rows: the floor is measured in
-//! every round of its workload, so when the floor itself moves (a core
-//! pair that keeps pace, then one that falls behind; another process
-//! taking a core) the report says so instead of averaging over it.
+//! The machine's mode in each round: the two cores' distance measured just
+//! before it (one cache line bounced, [`workloads::floor::distance`]), or,
+//! in a workload without it (a report from before 2026-12-02 17:40 UTC,
+//! the tests' fixtures), its `limit` row's figures. When it moves (the two
+//! vCPUs sharing a cache, then not; another process taking a core) the
+//! report says so instead of averaging over it.
+//!
+//! [`workloads::floor::distance`]: crate::workloads::floor::distance
 
 use crate::channel::Kind;
 use crate::rounds::{Unit, Workload};
@@ -36,8 +40,12 @@ impl Mode {
 /// A workload's floor, round by round.
 #[derive(Debug, Clone)]
 pub struct Floor {
-    /// The `limit` row's figure in each round, in round order.
+    /// What tells the mode: the cores' distance, or the `limit` row.
+    pub source: Source,
+    /// Its figure in each round, in round order.
     pub per_round: Vec<f64>,
+    /// The figures' unit (ns for the distance).
+    pub unit: Unit,
     /// Median, min and max of those.
     pub summary: Summary,
     /// `max / min`.
@@ -48,23 +56,54 @@ pub struct Floor {
     pub modes: Vec<Mode>,
 }
 
-/// The floor of `w`, if it has a `limit` row that ran.
+/// What a [`Floor`] was read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// [`Workload::distance`]: one cache line bounced before each round.
+    Distance,
+    /// The workload's `limit` row.
+    Limit,
+}
+
+impl Source {
+    /// How the tables and the JSON name it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Source::Distance => {
+                "core distance (ns per round trip of one cache line, before each round)"
+            }
+            Source::Limit => "limit row",
+        }
+    }
+}
+
+/// The floor of `w`: its cores' distance per round if measured, else its
+/// `limit` row's figures, if it has one that ran.
 pub fn of(w: &Workload) -> Option<Floor> {
+    if !w.distance.is_empty() {
+        return Some(from_figures(
+            Source::Distance,
+            w.distance.clone(),
+            Unit::Nanos,
+        ));
+    }
     let row = w.rows.iter().find(|r| r.kind == Kind::Limit)?;
     let per_round: Vec<f64> = row.rounds.iter().map(|r| r.figure).collect();
     if per_round.is_empty() {
         return None;
     }
-    Some(from_figures(per_round, w.unit))
+    Some(from_figures(Source::Limit, per_round, w.unit))
 }
 
 /// The floor from its figures per round.
-pub fn from_figures(per_round: Vec<f64>, unit: Unit) -> Floor {
+pub fn from_figures(source: Source, per_round: Vec<f64>, unit: Unit) -> Floor {
     let summary = Summary::of(&per_round);
     let spread = summary.max / summary.min;
     let moved = spread > MOVED;
     let modes = classify(&per_round, unit);
     Floor {
+        source,
+        unit,
         per_round,
         summary,
         spread,
@@ -136,7 +175,7 @@ mod tests {
 
     #[test]
     fn a_floor_within_twice_is_one_mode() {
-        let f = from_figures(vec![880.0, 700.0, 500.0], Unit::MItemsPerSec);
+        let f = from_figures(Source::Limit, vec![880.0, 700.0, 500.0], Unit::MItemsPerSec);
         assert!(!f.moved);
         assert!(f.modes.iter().all(|&m| m == Mode::Steady));
     }
@@ -144,7 +183,11 @@ mod tests {
     #[test]
     fn a_floor_that_fell_more_than_twice_flags_and_splits_the_rounds() {
         // The newcomer's run of the issue: 888 then 280 M items/s.
-        let f = from_figures(vec![888.0, 870.0, 280.0, 285.0, 279.0], Unit::MItemsPerSec);
+        let f = from_figures(
+            Source::Limit,
+            vec![888.0, 870.0, 280.0, 285.0, 279.0],
+            Unit::MItemsPerSec,
+        );
         assert!(f.moved && f.spread > 3.0);
         use Mode::*;
         assert_eq!(f.modes, [Fast, Fast, Slow, Slow, Slow]);
@@ -152,7 +195,7 @@ mod tests {
 
     #[test]
     fn for_round_trips_the_fast_mode_is_the_shorter_time() {
-        let f = from_figures(vec![110.0, 400.0, 120.0], Unit::Nanos);
+        let f = from_figures(Source::Limit, vec![110.0, 400.0, 120.0], Unit::Nanos);
         assert!(f.moved);
         assert_eq!(f.modes, [Mode::Fast, Mode::Slow, Mode::Fast]);
     }

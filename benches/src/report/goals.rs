@@ -5,11 +5,12 @@
 //! on the goal's side, missed when it is all on the other, undecided when
 //! it straddles the target. The machine has modes (a core pair that keeps
 //! pace, one that falls behind), read off each round's floor by
-//! [`floor::classify`]: a goal's verdict is the one every mode with
-//! [`MIN_ROUNDS`] rounds gives (undecided when two of them disagree), its
-//! interval the dominant mode's (the mode with most rounds), and its
-//! all-rounds interval is kept beside it. Goals, not tests: the report
-//! states where we stand, nothing fails on them.
+//! [`floor::classify`]: a goal's verdict and interval are those of all its
+//! rounds (interleaved over the whole run, so they sample its modes as the
+//! machine had them), undecided where one mode with [`MIN_ROUNDS`] rounds
+//! meets it and another misses it; each mode's own interval and verdict
+//! are kept beside. Goals, not tests: the report states where we stand,
+//! nothing fails on them.
 
 use super::bootstrap::{self, Interval};
 use super::floor;
@@ -110,8 +111,9 @@ impl Evidence {
     /// two that run the same floor.
     pub fn modes(&self, ws: &[Workload]) -> Option<RoundModes> {
         let floor_of = |name: &str| {
-            let w = workload(ws, name)?;
-            Some((floor::of(w)?, w.unit))
+            let f = floor::of(workload(ws, name)?)?;
+            let unit = f.unit;
+            Some((f, unit))
         };
         match self {
             Evidence::PerRound { workload, ratios } => {
@@ -245,20 +247,19 @@ pub struct Goal {
     /// The measured ratio (median, min–max) over all rounds, if both rows
     /// ran.
     pub measured: Option<Summary>,
-    /// The 95 % bootstrap interval of the median ratio over the rounds of
-    /// the dominant mode (all rounds when the floor was steady or absent).
+    /// The 95 % bootstrap interval of the median ratio over all rounds.
     pub interval: Option<Interval>,
-    /// The verdict of those rounds, or undecided where another mode with
-    /// [`MIN_ROUNDS`] gives another (`modes_disagree`); `None` when a row
-    /// is missing.
+    /// The verdict of those rounds, or undecided where one mode with
+    /// [`MIN_ROUNDS`] meets the goal and another misses it
+    /// (`modes_disagree`); `None` when a row is missing.
     pub verdict: Option<Verdict>,
     /// The interval over every round, whatever the floor's mode.
     pub all_interval: Option<Interval>,
     /// The verdict of every round.
     pub all_verdict: Option<Verdict>,
-    /// The mode that decided: the one with most rounds over the goal's
+    /// The dominant mode: the one with most rounds over the goal's
     /// workloads (ties go to the fast mode); `None` when a workload behind
-    /// the goal has no floor row, so all its rounds decide.
+    /// the goal has no floor.
     pub decided_by: Option<floor::Mode>,
     /// The rounds over the goal's workloads (a goal that reads two
     /// workloads counts both), of all modes.
@@ -269,8 +270,9 @@ pub struct Goal {
     /// Rounds per floor mode over the goal's workloads (empty without a
     /// floor).
     pub mode_rounds: Vec<(floor::Mode, usize)>,
-    /// The verdicts of two modes that each had [`MIN_ROUNDS`] differ: a run
-    /// that the other mode dominates would say otherwise.
+    /// One mode with [`MIN_ROUNDS`] meets the goal and another misses it:
+    /// a run that the other mode dominated would say otherwise, so the
+    /// goal is undecided.
     pub modes_disagree: bool,
     /// The floor of a workload behind the goal moved by more than
     /// [`floor::MOVED`] (for a workload with no floor row: some floor of the
@@ -385,11 +387,10 @@ fn goal(what: String, at_least: bool, target: f64, measured: impl Into<Measure>)
     }
 }
 
-/// The modes of `g`'s rounds alone, and its verdict by them: fills
-/// `by_mode`, `decided_by`, `modes_disagree`, and replaces `interval` by
-/// the dominant mode's and `verdict` by the verdict every mode with
-/// [`MIN_ROUNDS`] agrees on, undecided when they disagree (the all-rounds
-/// ones stay in `all_interval` and `all_verdict`).
+/// The modes of `g`'s rounds alone: fills `by_mode`, `decided_by` (the
+/// dominant mode, for the plots), `modes_disagree` (one mode with
+/// [`MIN_ROUNDS`] meets the goal, another misses it), and makes such a
+/// goal undecided; otherwise its verdict stays every round's.
 pub fn decide(g: &mut Goal, modes: &RoundModes) {
     let Some(e) = &g.evidence else { return };
     let all = modes.all();
@@ -430,21 +431,23 @@ pub fn decide(g: &mut Goal, modes: &RoundModes) {
         return;
     };
     g.decided_by = Some(top.mode);
-    g.interval = Some(top.interval);
-    g.verdict = Some(top.verdict);
+    // The verdict is every round's (set by `goal`): the rounds of all
+    // workloads are interleaved over the whole run, so each goal's rounds
+    // are a sample of the machine's modes in the proportions it was in
+    // them. Deciding by the dominant mode instead flipped whenever the
+    // modes split near half: two consecutive quiet runs (2026-12-02 17:40
+    // and 17:43 UTC, modes from the cores' distance) agreed on 31 of 37
+    // goals that way and on 33 of 37 by all rounds.
+    // But a goal that one mode meets and another misses (each with
+    // MIN_ROUNDS) holds or not by the mix of modes a run happened to see:
+    // undecided, marked ≠.
     let decided: Vec<Verdict> = g
         .by_mode
         .iter()
         .filter(|m| m.paired >= MIN_ROUNDS)
         .map(|m| m.verdict)
         .collect();
-    g.modes_disagree = decided.windows(2).any(|w| w[0] != w[1]);
-    // A verdict must hold in every mode that had the rounds to give one:
-    // when the fast rounds meet a goal and the slow ones miss it, which
-    // verdict a run prints depends on which mode had more of its rounds,
-    // and that is the machine's mood, not the queue (two consecutive runs
-    // on 2026-12-02 agreed on 23 of 37 goals by the dominant mode; on
-    // their figures this rule makes it 27).
+    g.modes_disagree = decided.contains(&Verdict::Met) && decided.contains(&Verdict::Missed);
     if g.modes_disagree {
         g.verdict = Some(Verdict::Undecided);
     }
@@ -844,6 +847,7 @@ pub(crate) mod tests {
             params: String::new(),
             unit: Unit::MItemsPerSec,
             per_run: std::time::Duration::from_millis(50),
+            distance: Vec::new(),
             rows: rows
                 .iter()
                 .map(|(n, kind, figs)| Row {
@@ -1032,7 +1036,7 @@ pub(crate) mod tests {
         use floor::Mode::*;
         // 13 fast rounds at 1.3 against 12 slow at 0.9: all rounds straddle
         // 1.2, the fast mode's alone clear it, the slow mode's miss it. So
-        // it is undecided, with the dominant mode's interval.
+        // it is undecided, ≠.
         let g = spsc_goal(&[two_modes(13)]);
         assert_eq!(g.decided_by, Some(Fast), "{g:?}");
         assert_eq!(g.verdict, Some(Verdict::Undecided), "{g:?}");
@@ -1047,21 +1051,22 @@ pub(crate) mod tests {
             [(Fast, 13, Verdict::Met), (Slow, 12, Verdict::Missed)]
         );
         assert!(g.modes_disagree && g.flagged && g.rounds == 25, "{g:?}");
-        assert!(g.interval.unwrap().lo > 1.2 && g.all_interval.unwrap().lo < 1.2);
-        // The other mode dominates: the same verdict (a run that the
-        // machine's other mode dominated once printed the other one).
+        assert_eq!(g.interval, g.all_interval, "the interval is all rounds'");
+        // The other mode dominates: the same verdict (by the dominant mode,
+        // a run that the machine's other mode dominated printed the other
+        // one).
         let g = spsc_goal(&[two_modes(9)]);
         assert_eq!(
             (g.decided_by, g.verdict),
             (Some(Slow), Some(Verdict::Undecided))
         );
         assert!(g.modes_disagree);
-        assert!(g.interval.unwrap().hi < 1.2, "the slow mode's interval");
         // A minority mode too small for a verdict of its own does not
-        // count as disagreeing.
+        // count as disagreeing: all rounds decide.
         let g = spsc_goal(&[two_modes(21)]);
         assert_eq!((g.decided_by, g.verdict), (Some(Fast), Some(Verdict::Met)));
         assert!(!g.modes_disagree, "{g:?}");
+        assert_eq!((g.interval, g.verdict), (g.all_interval, g.all_verdict));
     }
 
     /// 12 rounds of `name` in `unit`: a floor probe slow in 8 of them
@@ -1087,7 +1092,7 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn a_goal_of_each_probed_suite_is_decided_by_its_floor_s_dominant_mode() {
+    fn a_goal_of_each_probed_suite_splits_its_rounds_by_its_floor_s_modes() {
         let peer = Kind::Peer;
         let ws = [
             probed(
@@ -1155,7 +1160,9 @@ pub(crate) mod tests {
                 .iter()
                 .find(|g| g.what.starts_with(suite))
                 .unwrap_or_else(|| panic!("no goal {suite}: {goals:?}"));
-            // The slow mode's 8 rounds decide, not all 12.
+            // Each goal's rounds are split by its floor's modes (8 slow, 4
+            // fast), the slow mode's verdict of its own is listed, and the
+            // verdict is all 12 rounds'.
             assert_eq!(g.decided_by, Some(floor::Mode::Slow), "{g:?}");
             assert_eq!(
                 g.mode_rounds,
@@ -1163,8 +1170,8 @@ pub(crate) mod tests {
                 "{g:?}"
             );
             let slow = g.by_mode.iter().find(|m| m.mode == floor::Mode::Slow);
-            assert_eq!(g.interval, slow.map(|m| m.interval), "{g:?}");
-            assert_eq!(g.verdict, slow.map(|m| m.verdict), "{g:?}");
+            assert_eq!(slow.map(|m| m.paired), Some(8), "{g:?}");
+            assert_eq!((g.interval, g.verdict), (g.all_interval, g.all_verdict));
         }
     }
 
@@ -1218,8 +1225,8 @@ pub(crate) mod tests {
         assert_eq!(modes, [(Fast, 8, 2)]);
         assert_eq!(g.decided_by, Some(Fast));
         assert_eq!(g.mode_rounds, [(Fast, 8), (Slow, 4)]);
-        assert!((g.interval.unwrap().median - 5.0).abs() < 1e-9, "{g:?}");
-        assert!((g.all_interval.unwrap().median - 1.5).abs() < 1e-9, "{g:?}");
+        assert!((g.by_mode[0].interval.median - 5.0).abs() < 1e-9, "{g:?}");
+        assert!((g.interval.unwrap().median - 1.5).abs() < 1e-9, "{g:?}");
         assert!(!g.modes_apart);
         // Each workload wholly in its own mode: no mode to decide by; all
         // rounds decide, flagged.

@@ -68,7 +68,7 @@ pub fn render(header: &Header, workloads: &[Workload]) -> Value {
             "min_rounds_for_a_verdict": goals::MIN_ROUNDS,
         },
         "floor_moved_factor": floor::MOVED,
-        "modes": "each round's mode from its workload's floor figures: steady when max ÷ min stays within floor_moved_factor, else fast or slow by the two-means split of their logarithms (a goal over two workloads splits both floors together); a goal's interval is its dominant mode's (most rounds; fast on a tie) and its verdict the one every mode with min_rounds_for_a_verdict rounds gives: undecided when two of them differ (modes_disagree); all_rounds keeps the interval over every round",
+        "modes": "each round's mode from its workload's floor figures (the cores' distance measured before each round, else the limit row's): steady when max ÷ min stays within floor_moved_factor, else fast or slow by the two-means split of their logarithms (a goal over two workloads splits both floors together); a goal's interval is its dominant mode's (most rounds; fast on a tie) and its verdict the one every mode with min_rounds_for_a_verdict rounds gives: undecided when two of them differ (modes_disagree); all_rounds keeps the interval over every round",
         "floor_moved_in": floor::moved(workloads).iter().map(|(n, _)| *n).collect::<Vec<_>>(),
         "goals": goals::evaluate(workloads).iter().map(|g| json!({
             "goal": g.what,
@@ -107,6 +107,8 @@ pub fn render(header: &Header, workloads: &[Workload]) -> Value {
             let n = w.rows.len();
             json!({
                 "floor": floor::of(w).map(|f| json!({
+                    "source": f.source.label(),
+                    "unit": f.unit.label(),
                     "per_round": f.per_round,
                     "median": f.summary.median,
                     "min": f.summary.min,

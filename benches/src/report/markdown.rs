@@ -160,18 +160,20 @@ verdict comes from the 95 % interval of its median ratio (a bootstrap of the per
 the other side, undecided when it straddles the target or fewer than 5 rounds back it. The floor \
 (`limit`: a cache line bounced or handed over with no queue logic) runs in every round of every \
 workload: as a contender in the SPSC and MPMC suites, and in the others (more threads, or waits, on \
-the same two cores) as a short probe of the machine's mode, at most 10 ms a run; `of floor` is \
-the median fraction of it a contender reaches in the same round. When a workload's floor moved by \
-more than 2× (max ÷ min over its rounds) the machine changed mode during the run, and the verdicts \
-that rest on it are flagged ⚑. Each round's mode (fast or slow floor) comes from the floor figures \
-themselves (the two-means split of their logarithms; one mode, steady, when they stayed within 2×; \
-a goal over two workloads splits their floors together). A goal's verdict is the one each mode with 5 \
-rounds or more gives on its own rounds: ≠ marks a goal whose two modes give different verdicts, \
-and such a goal is undecided (which one a run would print depends on which mode had more of its \
-rounds). The interval shown is that of the dominant mode, the one with most rounds (the fast one on \
-a tie); the rounds per mode are shown, and the all-rounds interval and verdict stay beside it. The \
-rounds of all workloads are interleaved (round 1 of every workload, then round 2, …), so each \
-workload's rounds sample the machine over the whole run. Goals whose two workloads share no mode are decided by \
+the same two cores) as a short probe, at most 10 ms a run; `of floor` is the median fraction of \
+it a contender reaches in the same round. The machine's mode is measured before every round of \
+every workload: the two cores' distance, the median round trip of one cache line bounced 2,000 \
+times between them (on this kind of VM about 140 ns while the two vCPUs share a cache and 480 ns \
+while they do not; they switch every 20-40 s, and every two-core figure follows, while the `limit` \
+rows move far less). When it moved by more than 2× (max ÷ min over a workload's rounds) the verdicts \
+that rest on it are flagged ⚑. Each round's mode (fast: the nearer cores; slow) comes from those \
+figures (the two-means split of their logarithms; one mode, steady, when they stayed within 2×; a \
+goal over two workloads splits their figures together). The rounds of all workloads are \
+interleaved (round 1 of every workload, then round 2, …), so each workload's rounds sample the \
+machine over the whole run, its modes in the proportions the run had them, and a goal's interval \
+and verdict are those of all its rounds; each mode's own interval and verdict are listed under the \
+table, and ≠ marks a goal that one mode (with 5 rounds or more) meets and another misses: it is \
+undecided, since a run with more rounds of the other mode would say otherwise. Goals whose two workloads share no mode are decided by \
 all rounds and flagged ⚑ (as are, in an older report, goals whose workloads have no floor row). Those whose rounds shared the machine with other processes (over 0.2 \
 cores' worth, median) are marked busy. The plots show every round as a dot, marked by the floor's mode in \
 that round, with the table's median as a tick. `others' load` is how many cores' worth of CPU other \
@@ -185,45 +187,25 @@ fn iv(i: Interval) -> String {
     format!("{:.2} [{:.2}–{:.2}]", i.median, i.lo, i.hi)
 }
 
-/// Which rounds decided `g`: `fast floor, 17 of 25 (slow 8)`, `steady
-/// floor, 25`, or `no floor, 25`.
+/// The rounds behind `g` and their modes: `all 25 (fast 17, slow 8)`,
+/// `all 25 (steady)`, or `all 25 (no floor)`.
 pub fn decided_cell(g: &Goal) -> String {
-    let counts = || {
-        let c: Vec<String> = g
-            .mode_rounds
-            .iter()
-            .map(|(m, n)| format!("{} {n}", m.label()))
-            .collect();
-        c.join(", ")
-    };
-    match g.decided_by {
-        None if g.modes_apart => format!(
+    let counts: Vec<String> = g
+        .mode_rounds
+        .iter()
+        .map(|(m, n)| match m {
+            floor::Mode::Steady => "steady".to_string(),
+            m => format!("{} {n}", m.label()),
+        })
+        .collect();
+    match (g.modes_apart, counts.is_empty()) {
+        (true, _) => format!(
             "all {}: its two workloads ran in different modes ({})",
             g.rounds,
-            counts()
+            counts.join(", ")
         ),
-        None => format!("no floor, all {}", g.rounds),
-        Some(floor::Mode::Steady) => format!("steady floor, all {}", g.rounds),
-        Some(mode) => {
-            let top = g.mode_rounds.iter().find(|(m, _)| *m == mode);
-            let others: Vec<String> = g
-                .mode_rounds
-                .iter()
-                .filter(|(m, _)| *m != mode)
-                .map(|(m, n)| format!("{} {n}", m.label()))
-                .collect();
-            format!(
-                "{} floor, {} of {}{}",
-                mode.label(),
-                top.map_or(0, |(_, n)| *n),
-                g.rounds,
-                if others.is_empty() {
-                    String::new()
-                } else {
-                    format!(" ({})", others.join(", "))
-                }
-            )
-        }
+        (false, true) => format!("all {} (no floor)", g.rounds),
+        (false, false) => format!("all {} ({})", g.rounds, counts.join(", ")),
     }
 }
 
@@ -256,62 +238,34 @@ pub fn goals_table(goals: &[Goal]) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "| goal | target | decided by the rounds of | median ratio [95 % interval] | verdict | all rounds: median [95 %], verdict |"
+        "| goal | target | rounds (per mode of the machine) | median ratio [95 % interval] | verdict |"
     );
-    let _ = writeln!(s, "|---|---|---|---|---|---|");
+    let _ = writeln!(s, "|---|---|---|---|---|");
     for g in goals {
         let row = match (&g.evidence, g.verdict) {
             (Some(e), Some(v)) => {
-                let paired = match g.decided_by {
-                    Some(m) => g
-                        .by_mode
-                        .iter()
-                        .find(|b| b.mode == m)
-                        .map_or(e.rounds(), |b| b.paired),
-                    None => e.rounds(),
-                };
                 let m = match g.interval {
                     Some(i) => iv(i),
                     None => format!("{:.2} (no interval)", e.summary().median),
                 };
-                let all = match (g.all_interval, g.all_verdict) {
-                    (Some(i), Some(a)) => format!("{}, {}", iv(i), a.label()),
-                    _ => "—".into(),
-                };
                 format!(
-                    "{} | {m} | {} | {all}",
+                    "{} | {m} | {}",
                     decided_cell(g),
-                    verdict_cell(g, v, paired)
+                    verdict_cell(g, v, e.rounds())
                 )
             }
-            _ => "— | not measured (a row is missing) | — | —".into(),
+            _ => "— | not measured (a row is missing) | —".into(),
         };
         let _ = writeln!(s, "| {} | {} | {row} |", g.what, g.target);
     }
     let count = |v: Verdict| goals.iter().filter(|g| g.verdict == Some(v)).count();
     let _ = writeln!(
         s,
-        "\n{} met, {} missed, {} undecided, {} not measured; {} decided by the fast floor, {} by the slow, {} by a steady floor, {} with no floor row; {} whose modes disagree (≠).",
+        "\n{} met, {} missed, {} undecided, {} not measured; {} undecided because one mode meets the goal and another misses it (≠).",
         count(Verdict::Met),
         count(Verdict::Missed),
         count(Verdict::Undecided),
         goals.iter().filter(|g| g.verdict.is_none()).count(),
-        goals
-            .iter()
-            .filter(|g| g.decided_by == Some(floor::Mode::Fast))
-            .count(),
-        goals
-            .iter()
-            .filter(|g| g.decided_by == Some(floor::Mode::Slow))
-            .count(),
-        goals
-            .iter()
-            .filter(|g| g.decided_by == Some(floor::Mode::Steady))
-            .count(),
-        goals
-            .iter()
-            .filter(|g| g.evidence.is_some() && g.decided_by.is_none() && !g.modes_apart)
-            .count(),
         goals.iter().filter(|g| g.modes_disagree).count(),
     );
     let split: Vec<&Goal> = goals.iter().filter(|g| g.by_mode.len() > 1).collect();
@@ -324,7 +278,7 @@ pub fn goals_table(goals: &[Goal]) -> String {
             .iter()
             .map(|m| {
                 format!(
-                    "{} floor, {} rounds: {}, {}",
+                    "{}, {} rounds: {}, {}",
                     m.mode.label(),
                     m.rounds,
                     iv(m.interval),
@@ -332,7 +286,12 @@ pub fn goals_table(goals: &[Goal]) -> String {
                 )
             })
             .collect();
-        let _ = writeln!(s, "- {}, by the floor's mode: {}", g.what, parts.join("; "));
+        let _ = writeln!(
+            s,
+            "- {}, by the machine's mode: {}",
+            g.what,
+            parts.join("; ")
+        );
     }
     if goals.iter().any(|g| g.busy) {
         let _ = writeln!(
@@ -343,14 +302,14 @@ pub fn goals_table(goals: &[Goal]) -> String {
     if goals.iter().any(|g| g.flagged) {
         let _ = writeln!(
             s,
-            "\n⚑ the machine's floor moved more than {}× within a workload behind this goal (see the floors above): its rounds mix two modes of the machine; the verdict is the one every mode with enough rounds gives (undecided where they differ, ≠), the all-rounds column mixes both.",
+            "\n⚑ the machine's mode (the cores' distance) moved more than {}× within a workload behind this goal (see above): its rounds mix two modes of the machine, in the proportions the run had them; each mode's own interval and verdict are listed above.",
             floor::MOVED
         );
     }
     if goals.iter().any(|g| g.modes_disagree) {
         let _ = writeln!(
             s,
-            "\n≠ the floor's two modes, each with at least {} rounds, give different verdicts, so the goal is undecided: by its dominant mode alone, a run that the other mode dominated would give the other verdict.",
+            "\n≠ one mode of the machine meets the goal and the other misses it (each on at least {} rounds of its own), so the goal is undecided: a run with more rounds of the other mode would give the other verdict.",
             goals::MIN_ROUNDS
         );
     }
@@ -375,11 +334,11 @@ pub fn floors(workloads: &[Workload]) -> String {
             format!(
                 "{} ({:.*}–{:.*} {}, {:.1}×)",
                 w.name,
-                precision(w.unit, f.summary.min),
+                precision(f.unit, f.summary.min),
                 f.summary.min,
-                precision(w.unit, f.summary.max),
+                precision(f.unit, f.summary.max),
                 f.summary.max,
-                w.unit.label(),
+                f.unit.label(),
                 f.spread
             )
         })
@@ -388,13 +347,13 @@ pub fn floors(workloads: &[Workload]) -> String {
         let worst = all.iter().map(|(_, f)| f.spread).fold(1.0, f64::max);
         let _ = writeln!(
             s,
-            "- floor (`limit` rows, measured in every round): steady, each workload's within {worst:.2}× (max ÷ min over its rounds; {}× would flag the run)",
+            "- the machine's mode (the two cores' distance, one cache line bounced before every round of every workload): steady, each workload's within {worst:.2}× (max ÷ min over its rounds; {}× would flag the run)",
             floor::MOVED
         );
     } else {
         let _ = writeln!(
             s,
-            "- **the floor moved more than {}× within this run**, in {}: the machine changed mode during the run (a pair of cores that keeps pace, then one that falls behind; or another process), so its verdicts are flagged ⚑. Rerun on a quiet machine.",
+            "- **the machine's mode moved more than {}× within this run**, in {}: the two cores' distance (one cache line bounced before every round) changed during the run (this VM's vCPUs sharing a cache, then not; or another process), so its verdicts are flagged ⚑ and each goal must hold in every mode.",
             floor::MOVED,
             moved.join("; ")
         );
@@ -402,17 +361,21 @@ pub fn floors(workloads: &[Workload]) -> String {
     s
 }
 
-/// One line under a workload's table: its floor round by round.
+/// One line under a workload's table: its mode's figure round by round.
 fn floor_line(w: &Workload) -> Option<String> {
     let f = floor::of(w)?;
     let rounds: Vec<String> = f
         .per_round
         .iter()
-        .map(|&v| format!("{v:.*}", precision(w.unit, v)))
+        .map(|&v| format!("{v:.*}", precision(f.unit, v)))
         .collect();
+    let what = match f.source {
+        floor::Source::Distance => "core distance per round (round trip of one line)",
+        floor::Source::Limit => "floor per round",
+    };
     Some(format!(
-        "floor per round ({}): {}; spread {:.2}×{}\n",
-        w.unit.label(),
+        "{what} ({}): {}; spread {:.2}×{}\n",
+        f.unit.label(),
         rounds.join(", "),
         f.spread,
         if f.moved { ", **moved**" } else { "" }
@@ -593,26 +556,55 @@ mod tests {
         );
         let ws = [w];
         let text = goals_table(&goals::evaluate(&ws));
-        // Six slow rounds against two fast: the slow floor decides.
+        // Six slow rounds and two fast, all eight decide; each mode's own
+        // figures are listed under the table.
         assert!(
-            text.contains("| ≥ 1.20 | slow floor, 6 of 8 (fast 2) | 1.4")
-                && text.contains("| met ⚑ | 1.4"),
+            text.contains("| ≥ 1.20 | all 8 (fast 2, slow 6) | 1.4") && text.contains("| met ⚑ |"),
             "{text}"
         );
-        assert!(text.contains("fast floor, 2 rounds") && text.contains("slow floor, 6 rounds"));
-        assert!(text.contains("1 by the slow") && text.contains("0 whose modes disagree"));
+        assert!(text.contains("fast, 2 rounds") && text.contains("slow, 6 rounds"));
+        assert!(text.contains("1 met, 0 missed") && text.contains("0 undecided because"));
         // A goal over two workloads counts the rounds of both, including
         // a mode that only one of them had.
         let single = single_all_fast();
         let batch = batch_fast_then_slow();
         let two = goals_table(&goals::evaluate(&[single, batch]));
-        assert!(two.contains("| fast floor, 8 of 12 (slow 4) |"), "{two}");
+        assert!(two.contains("| all 12 (fast 8, slow 4) |"), "{two}");
         let head = floors(&ws);
-        assert!(head.contains("floor moved more than 2×") && head.contains("cap 1024, single"));
+        assert!(head.contains("mode moved more than 2×") && head.contains("cap 1024, single"));
         let line = floor_line(&ws[0]).unwrap();
         assert!(
-            line.contains("888, 870, 280") && line.contains("**moved**"),
+            line.starts_with("floor per round")
+                && line.contains("888, 870, 280")
+                && line.contains("**moved**"),
             "{line}"
         );
+        // Where the cores' distance was measured, it tells the mode, not
+        // the limit row: here it moved, three near rounds then five far.
+        let mut w = workload(
+            "cap 1024, single",
+            &[
+                ("hotq-spsc", Kind::Ours, &ours),
+                ("rtrb", Kind::Peer, &peer),
+                ("limit", Kind::Limit, &[880.0; 8]),
+            ],
+        );
+        w.distance = vec![140.0, 141.0, 139.0, 480.0, 490.0, 470.0, 485.0, 480.0];
+        let f = floor::of(&w).unwrap();
+        assert_eq!(
+            (f.source, f.unit),
+            (floor::Source::Distance, crate::rounds::Unit::Nanos)
+        );
+        use floor::Mode::{Fast, Slow};
+        assert_eq!(f.modes, [Fast, Fast, Fast, Slow, Slow, Slow, Slow, Slow]);
+        let line = floor_line(&w).unwrap();
+        assert!(
+            line.starts_with(
+                "core distance per round (round trip of one line) (ns): 140, 141, 139, 480"
+            ) && line.contains("**moved**"),
+            "{line}"
+        );
+        let text = goals_table(&goals::evaluate(&[w]));
+        assert!(text.contains("| all 8 (fast 3, slow 5) |"), "{text}");
     }
 }

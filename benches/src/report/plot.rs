@@ -203,7 +203,7 @@ pub fn goals(goals: &[Goal], ws: &[Workload], path: &Path) -> Res {
         .collect();
     let mut chart = ChartBuilder::on(&root)
         .caption(
-            "goals: ratio ÷ target (log scale; right of 1 = the goal's side; bar = 95 % interval of the median over the dominant floor mode's rounds)",
+            "goals: ratio ÷ target (log scale; right of 1 = the goal's side; bar = 95 % interval of the median over all rounds)",
             ("sans-serif", 16),
         )
         .margin(10)

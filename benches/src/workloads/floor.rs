@@ -156,6 +156,24 @@ pub fn bounce<R: Send>(trips: u64, pinger: impl FnOnce(&Ball) -> R + Send) -> R 
     )
 }
 
+/// Trips of [`distance`]: 0.3 ms on cores that share a cache here (about
+/// 140 ns a trip), 1 ms on cores that do not (about 480 ns).
+pub const DISTANCE_TRIPS: u64 = 2_000;
+
+/// The machine's mode before a round: how far apart the two cores are, as
+/// the median round trip of one cache line between them (ns), over
+/// [`DISTANCE_TRIPS`]. This VM's two vCPUs switch, every 20-40 s, between
+/// sharing a cache (round trip 140 ns) and not (470-490 ns), and every
+/// two-core figure follows: in the runs of 2026-12-02 17:28 and 17:31 UTC,
+/// hotq-spsc's single items ran at 70-77 M/s in the near phases and 26-27
+/// in the far ones, rtrb's at 84-88 and 44-50, while the line-handover
+/// floor (seven items a line) moved by 10-20 % only and could not tell the
+/// phases apart. [`rounds::run`](crate::rounds::run) runs this before
+/// every round of every workload.
+pub fn distance() -> f64 {
+    round_trip(DISTANCE_TRIPS).figure
+}
+
 /// One round of the round-trip floor: `trips` bounces of one `AtomicU64`;
 /// the figure is the round's median, timer call included as for the queues.
 pub fn round_trip(trips: u64) -> Measured {
