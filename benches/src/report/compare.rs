@@ -178,7 +178,7 @@ pub fn compare(a: &Value, b: &Value) -> (String, bool) {
     if other_mode > 0 {
         let _ = writeln!(
             s,
-            "{other_mode} of the {} that differ were decided by different floor modes in the two runs (the machine, not the queues, changed).",
+            "{other_mode} of the {} that differ had a different dominant mode of the machine in the two runs.",
             flips.len()
         );
     }
@@ -247,7 +247,7 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("0 of 1 goals") && text.contains("by all rounds, 1 of 1"));
-        assert!(text.contains("1 of the 1 that differ were decided by different floor modes"));
+        assert!(text.contains("1 of the 1 that differ had a different dominant mode"));
         // A goal with no floor row says so; not measured in both is a
         // difference (no verdict to agree on).
         let mut c = goal("met", "fast", "met");
