@@ -322,10 +322,14 @@ pub struct Pending {
 }
 
 impl Pending {
-    /// Its slots: runs counted in the schedule (probes are not).
+    /// Its contenders that the schedule counts (probes are not).
+    fn counted(&self) -> u64 {
+        self.entries.iter().filter(|e| e.probe.is_none()).count() as u64
+    }
+
+    /// Its slots: runs counted in the schedule.
     fn slots(&self) -> u64 {
-        let counted = self.entries.iter().filter(|e| e.probe.is_none()).count();
-        counted as u64 * (self.rounds as u64 + CALIBRATION_RUNS)
+        self.counted() * (self.rounds as u64 + CALIBRATION_RUNS)
     }
 }
 
@@ -402,8 +406,7 @@ pub fn run(pending: Vec<Pending>, schedule: Option<&Schedule>) -> Vec<Workload> 
                 row.items = calibrate(&e.plan(&p.plan), e.budget(budget), &mut *e.run);
             }
             if let Some(s) = schedule {
-                let counted = p.entries.iter().filter(|e| e.probe.is_none()).count();
-                s.finished(counted as u64 * CALIBRATION_RUNS);
+                s.finished(p.counted() * CALIBRATION_RUNS);
             }
             Running {
                 pending: p,
@@ -416,19 +419,12 @@ pub fn run(pending: Vec<Pending>, schedule: Option<&Schedule>) -> Vec<Workload> 
     let most = running.iter().map(|r| r.pending.rounds).max().unwrap_or(0);
     for g in 0..most {
         for w in &mut running {
-            let done = w.rows.first().map_or(0, |r| r.rounds.len());
-            if !due(done, w.pending.rounds, g, most) {
+            if !due(w.done(), w.pending.rounds, g, most) {
                 continue;
             }
             one_round(w, cores, tty);
             if let Some(s) = schedule {
-                let counted = w
-                    .pending
-                    .entries
-                    .iter()
-                    .filter(|e| e.probe.is_none())
-                    .count();
-                s.finished(counted as u64);
+                s.finished(w.pending.counted());
             }
         }
     }
@@ -459,9 +455,17 @@ struct Running {
     distance: Vec<f64>,
 }
 
+impl Running {
+    /// Rounds run so far.
+    fn done(&self) -> usize {
+        self.rows.first().map_or(0, |r| r.rounds.len())
+    }
+}
+
 /// The next round of one workload (its `r`-th): each contender once,
 /// starting with the `r`-th (mod their number).
 fn one_round(w: &mut Running, cores: usize, tty: bool) {
+    let r = w.done();
     let Running {
         pending: p,
         rows,
@@ -469,7 +473,6 @@ fn one_round(w: &mut Running, cores: usize, tty: bool) {
         distance,
     } = w;
     let budget = *budget;
-    let r = rows.first().map_or(0, |row| row.rounds.len());
     let n = p.entries.len();
     distance.push(floor::distance());
     for i in 0..n {
@@ -540,14 +543,28 @@ mod tests {
     use std::cell::Cell;
     use std::rc::Rc;
 
-    fn plan(rounds: usize, schedule: &Arc<Schedule>) -> Plan {
-        Plan {
+    /// A workload `name` of `rounds` rounds of `entries` under `schedule`.
+    fn pending(
+        name: &str,
+        rounds: usize,
+        schedule: &Arc<Schedule>,
+        entries: Vec<Entry>,
+    ) -> Pending {
+        let plan = Plan {
             rounds,
             goal_rounds: None,
             items: 5000,
             budget: Duration::from_secs(1),
             schedule: Some(schedule.clone()),
-        }
+        };
+        workload(
+            "t",
+            name.into(),
+            String::new(),
+            Unit::MItemsPerSec,
+            plan,
+            entries,
+        )
     }
 
     #[test]
@@ -559,15 +576,7 @@ mod tests {
             counter.set(counter.get() + 1);
             Measured::from(n as f64)
         })];
-        let p = workload(
-            "t",
-            "w".into(),
-            String::new(),
-            Unit::MItemsPerSec,
-            plan(3, &s),
-            entries,
-        );
-        let ws = run(vec![p], Some(&s));
+        let ws = run(vec![pending("w", 3, &s, entries)], Some(&s));
         assert_eq!(s.slots(), 3 + CALIBRATION_RUNS);
         assert_eq!(ws[0].rows[0].rounds.len(), 3, "every round ran");
         // The calls are calibration (it ramps 1,000 → 5,000 at once on a
@@ -587,23 +596,16 @@ mod tests {
         // runs are of 1,000 and 5,000 items; the rounds run 5,000 and
         // record who ran).
         let log = Rc::new(std::cell::RefCell::new(Vec::new()));
-        let mut pending = Vec::new();
+        let mut workloads = Vec::new();
         for (name, rounds) in [("two", 2), ("four", 4)] {
             let log = log.clone();
             let entries = vec![Entry::new(name, Kind::Ours, move |n| {
                 log.borrow_mut().push((name, n));
                 Measured::from(n as f64)
             })];
-            pending.push(workload(
-                "t",
-                name.into(),
-                String::new(),
-                Unit::MItemsPerSec,
-                plan(rounds, &s),
-                entries,
-            ));
+            workloads.push(pending(name, rounds, &s, entries));
         }
-        let ws = run(pending, Some(&s));
+        let ws = run(workloads, Some(&s));
         assert_eq!(
             ws.iter()
                 .map(|w| w.rows[0].rounds.len())
@@ -658,15 +660,7 @@ mod tests {
                 Measured::from(n as f64)
             }),
         ];
-        let p = workload(
-            "t",
-            "w".into(),
-            String::new(),
-            Unit::MItemsPerSec,
-            plan(4, &s),
-            entries,
-        );
-        let ws = run(vec![p], Some(&s));
+        let ws = run(vec![pending("w", 4, &s, entries)], Some(&s));
         assert_eq!(s.slots(), 4 + CALIBRATION_RUNS, "the probe takes no slots");
         let probe = &ws[0].rows[1];
         assert_eq!((probe.kind, probe.rounds.len()), (Kind::Limit, 4));

@@ -110,24 +110,19 @@ impl Evidence {
     /// are classified together: the goals that read two workloads read
     /// two that run the same floor.
     pub fn modes(&self, ws: &[Workload]) -> Option<RoundModes> {
-        let floor_of = |name: &str| {
-            let f = floor::of(workload(ws, name)?)?;
-            let unit = f.unit;
-            Some((f, unit))
-        };
+        let floor_of = |name: &str| floor::of(workload(ws, name)?);
         match self {
             Evidence::PerRound { workload, ratios } => {
-                let (f, _) = floor_of(workload)?;
+                let f = floor_of(workload)?;
                 (f.per_round.len() == ratios.len()).then_some(RoundModes::PerRound(f.modes))
             }
             Evidence::Medians { workloads, a, b } => {
-                let (fa, unit) = floor_of(&workloads[0])?;
-                let (fb, _) = floor_of(&workloads[1])?;
+                let (fa, fb) = (floor_of(&workloads[0])?, floor_of(&workloads[1])?);
                 if fa.per_round.len() != a.len() || fb.per_round.len() != b.len() {
                     return None;
                 }
                 let both: Vec<f64> = fa.per_round.iter().chain(&fb.per_round).copied().collect();
-                let mut modes = floor::classify(&both, unit);
+                let mut modes = floor::classify(&both, fa.unit);
                 let of_b = modes.split_off(a.len());
                 Some(RoundModes::Medians(modes, of_b))
             }

@@ -189,7 +189,7 @@ fn iv(i: Interval) -> String {
 
 /// The rounds behind `g` and their modes: `all 25 (fast 17, slow 8)`,
 /// `all 25 (steady)`, or `all 25 (no floor)`.
-pub fn decided_cell(g: &Goal) -> String {
+pub fn rounds_cell(g: &Goal) -> String {
     let counts: Vec<String> = g
         .mode_rounds
         .iter()
@@ -250,7 +250,7 @@ pub fn goals_table(goals: &[Goal]) -> String {
                 };
                 format!(
                     "{} | {m} | {}",
-                    decided_cell(g),
+                    rounds_cell(g),
                     verdict_cell(g, v, e.rounds())
                 )
             }
