@@ -21,7 +21,6 @@
 //! hotq-spsc faster).
 
 use std::hint::spin_loop;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use hotq_benches::pin;
@@ -41,51 +40,44 @@ struct Out {
     empty: u64,
 }
 
-/// One round of one ring: `$new` builds it, `$push` and `$pop` try once
+/// One round of one ring, built as `(tx, rx)`: `push` and `pop` try once
 /// (true or `Some` on success); the producer pushes `0..items`, the
 /// consumer pops and checks them.
-macro_rules! run {
-    ($items:expr, $new:expr, $push:expr, $pop:expr) => {{
-        let items: u64 = $items;
-        let (mut tx, mut rx) = $new;
-        // The producer's count comes back through an atomic; Relaxed is
-        // enough: `pair` joins the producer's thread before it is read.
-        let full = AtomicU64::new(0);
-        let full_out = &full;
-        let (ns, empty) = pair(
-            1,
-            move || {
-                let mut f = 0u64;
-                for i in 0..items {
-                    while !$push(&mut tx, i) {
-                        f += 1;
-                        spin_loop();
-                    }
+fn run<Tx: Send, Rx: Send>(
+    items: u64,
+    (mut tx, mut rx): (Tx, Rx),
+    push: impl Fn(&mut Tx, u64) -> bool + Send,
+    pop: impl Fn(&mut Rx) -> Option<u64> + Send,
+) -> Out {
+    let mut full = 0u64;
+    let full_out = &mut full;
+    let (ns, empty) = pair(
+        1,
+        move || {
+            for i in 0..items {
+                while !push(&mut tx, i) {
+                    *full_out += 1;
+                    spin_loop();
                 }
-                full_out.store(f, Ordering::Relaxed);
-            },
-            move || {
-                let t0 = Instant::now();
-                let mut e = 0u64;
-                for i in 0..items {
-                    loop {
-                        if let Some(v) = $pop(&mut rx) {
-                            assert_eq!(v, i);
-                            break;
-                        }
-                        e += 1;
-                        spin_loop();
+            }
+        },
+        move || {
+            let t0 = Instant::now();
+            let mut empty = 0u64;
+            for i in 0..items {
+                loop {
+                    if let Some(v) = pop(&mut rx) {
+                        assert_eq!(v, i, "lost, duplicated or reordered an item");
+                        break;
                     }
+                    empty += 1;
+                    spin_loop();
                 }
-                (t0.elapsed().as_nanos() as f64 / items as f64, e)
-            },
-        );
-        Out {
-            ns,
-            full: full.load(Ordering::Relaxed),
-            empty,
-        }
-    }};
+            }
+            (t0.elapsed().as_nanos() as f64 / items as f64, empty)
+        },
+    );
+    Out { ns, full, empty }
 }
 
 fn main() {
@@ -100,25 +92,25 @@ fn main() {
     pin::configure(true);
     for r in 0..rounds {
         let d = floor::distance();
-        let h = run!(
+        let h = run(
             items,
             hotq_spsc::RingBuffer::<u64>::new(CAP),
             |tx: &mut hotq_spsc::Producer<u64>, i| tx.push(i).is_ok(),
-            |rx: &mut hotq_spsc::Consumer<u64>| rx.pop().ok()
+            |rx: &mut hotq_spsc::Consumer<u64>| rx.pop().ok(),
         );
-        let t = run!(
+        let t = run(
             items,
             rtrb::RingBuffer::<u64>::new(CAP),
             |tx: &mut rtrb::Producer<u64>, i| tx.push(i).is_ok(),
-            |rx: &mut rtrb::Consumer<u64>| rx.pop().ok()
+            |rx: &mut rtrb::Consumer<u64>| rx.pop().ok(),
         );
         let b = {
             use ringbuf::traits::{Consumer as _, Producer as _, Split as _};
-            run!(
+            run(
                 items,
                 ringbuf::HeapRb::<u64>::new(CAP).split(),
                 |tx: &mut ringbuf::HeapProd<u64>, i| tx.try_push(i).is_ok(),
-                |rx: &mut ringbuf::HeapCons<u64>| rx.try_pop()
+                |rx: &mut ringbuf::HeapCons<u64>| rx.try_pop(),
             )
         };
         let per = |o: &Out| {
