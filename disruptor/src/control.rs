@@ -73,8 +73,9 @@ impl Control {
         self.is_halted() || next > self.end.load(Ordering::Relaxed)
     }
 
-    /// After a store that may let a parked waiter proceed (the cursor, a
-    /// consumer's sequence): wakes the parked waiters, if any may exist.
+    /// After a store that may let a parked waiter proceed (the cursor, an
+    /// availability flag, a consumer's sequence): wakes the parked waiters,
+    /// if any may exist.
     #[inline]
     pub(crate) fn progress(&self) {
         if self.signal_needed {

@@ -107,16 +107,6 @@ impl<E> Shared<E> {
         self.control.progress();
     }
 
-    /// The highest sequence `s <= hi` with every event of `lo..=s`
-    /// published (`lo - 1` if none), given that `hi` is claimed.
-    #[inline]
-    pub(crate) fn highest_published(&self, lo: Sequence, hi: Sequence) -> Sequence {
-        match &self.availability {
-            None => hi,
-            Some(flags) => flags.highest_published(lo, hi),
-        }
-    }
-
     pub(crate) fn add_thread(&self, handle: JoinHandle<()>, after_a_poller: bool) {
         self.lock_threads().push((handle, after_a_poller));
     }

@@ -5,9 +5,11 @@
 //! written: producer A may claim 5, producer B 6, and B finish first.
 //! Consumers therefore read, for each slot, the lap of the last event
 //! published into it (LMAX's `availableBuffer`): event `s` is published iff
-//! `flags[s & mask] == s >> log2(size)`. A flag only grows, one lap at a
-//! time, because the producer cannot claim `s + size` before every leaf has
-//! consumed `s`, so the equality cannot be fooled by an older or newer lap.
+//! `flags[s & mask] == s >> log2(size)`, and they read nothing else: the
+//! cursor is the producers' line (`SequenceBarrier::available` says why a
+//! consumer keeps off it). A flag only grows, one lap at a time, because
+//! the producer cannot claim `s + size` before every leaf has consumed `s`,
+//! so the equality cannot be fooled by an older or newer lap.
 
 use crate::error::PublishError;
 use crate::sequence::{INITIAL, Sequence};
