@@ -71,7 +71,7 @@ pub fn params(o: &Options) -> Vec<(String, String)> {
         p(
             "disruptor topologies",
             format!(
-                "up to {} events per round, ring (and each channel) of {RING}; each disruptor busy-spinning and yielding (the `disruptor` crate: sleeping 10 µs, it ships no yielding strategy), the row names say which; a topology with more threads than cores ({}) is decided by the yielding ÷ sleeping rows, else by the busy-spin rows",
+                "up to {} events per round, ring (and each channel) of {RING}; each disruptor busy-spinning and sleeping 10 µs per empty poll (the `disruptor` crate's only strategy that gives the core away; ours spins and yields briefly first), the row names say which; a topology with more threads than cores ({}) is decided by the two sleeping rows, else by the busy-spin rows",
                 events(o.items),
                 sequenced::cores()
             ),
@@ -262,7 +262,7 @@ fn disruptor_suite(o: &Options, out: &mut Vec<Pending>) {
         let cores = sequenced::cores();
         let over = if sequenced::oversubscribed(topology, cores) {
             format!(
-                " ({} threads on {cores} cores: oversubscribed, the goal reads the yielding ÷ sleeping rows)",
+                " ({} threads on {cores} cores: oversubscribed, the goal reads the two sleeping rows)",
                 topology.threads()
             )
         } else {

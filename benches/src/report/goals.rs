@@ -606,13 +606,14 @@ pub fn evaluate(ws: &[Workload]) -> Vec<Goal> {
 /// at least as fast as the `disruptor` crate. With at least as many
 /// `cores` as the topology has threads, the busy-spin rows (the LMAX
 /// ones); with fewer, each crate's strategy that gives the core away
-/// (ours `Yielding`, the crate's `Sleep`, its only one that does), as a
+/// (`Sleeping` and the crate's `Sleep`, its only one that does, with the
+/// same 10 µs nap, so that the two rows differ by the ring alone), as a
 /// user with more threads than cores would run them: busy-spinning
 /// handlers there measure the scheduler's tick as much as the ring (see
 /// [`crate::sequenced`]).
 fn topologies(ws: &[Workload], cores: usize, goals: &mut Vec<Goal>) {
     use crate::sequenced::{
-        DisruptorCrate, DisruptorCrateSleep, HotqDisruptor, HotqDisruptorYielding, Ring,
+        DisruptorCrate, DisruptorCrateSleep, HotqDisruptor, HotqDisruptorSleeping, Ring,
     };
     for t in Topology::ALL {
         if t == Topology::Unicast {
@@ -626,11 +627,11 @@ fn topologies(ws: &[Workload], cores: usize, goals: &mut Vec<Goal>) {
             (
                 format!(
                     "{name}: {} ÷ {}, per round ({} threads on {cores} cores)",
-                    HotqDisruptorYielding::NAME,
+                    HotqDisruptorSleeping::NAME,
                     DisruptorCrateSleep::NAME,
                     t.threads()
                 ),
-                HotqDisruptorYielding::NAME,
+                HotqDisruptorSleeping::NAME,
                 DisruptorCrateSleep::NAME,
             )
         } else {
@@ -1103,9 +1104,9 @@ pub(crate) mod tests {
                 "sequencer 3P-1C",
                 Unit::MItemsPerSec,
                 // Oversubscribed where the test runs on few cores: the goal
-                // then reads the yielding ÷ sleeping rows, else the busy ones.
+                // then reads the two sleeping rows, else the busy ones.
                 &[
-                    ("hotq-disruptor (yielding)", Kind::Ours),
+                    ("hotq-disruptor (sleep 10 µs)", Kind::Ours),
                     ("disruptor (sleep 10 µs)", peer),
                     ("hotq-disruptor", Kind::Ours),
                     ("disruptor", peer),
@@ -1244,17 +1245,18 @@ pub(crate) mod tests {
 
     #[test]
     fn an_oversubscribed_topology_is_decided_by_the_rows_that_give_the_core_away() {
-        // Busy-spin rows say hotq-disruptor is ahead (2×), the yielding and
-        // sleeping rows that it is behind (0.5×): with 2 cores the four
+        // Busy-spin rows say hotq-disruptor is ahead (2×), the two sleeping
+        // rows that it is behind (0.5×): with 2 cores the four
         // threads' goal reads the latter, with 4 the former.
         let rows: [(&str, Kind, &[f64]); 4] = [
             ("hotq-disruptor", Kind::Ours, &[20.0; 6]),
-            ("hotq-disruptor (yielding)", Kind::Ours, &[5.0; 6]),
+            ("hotq-disruptor (sleep 10 µs)", Kind::Ours, &[5.0; 6]),
             ("disruptor", Kind::Peer, &[10.0; 6]),
             ("disruptor (sleep 10 µs)", Kind::Peer, &[10.0; 6]),
         ];
         let ws = [workload("pipeline 1P-3C", &rows)];
-        for (cores, ratio, names) in [(2, 0.5, "(yielding) ÷ disruptor (sleep"), (4, 2.0, "")] {
+        for (cores, ratio, names) in [(2, 0.5, "(sleep 10 µs) ÷ disruptor (sleep"), (4, 2.0, "")]
+        {
             let mut goals = Vec::new();
             topologies(&ws, cores, &mut goals);
             assert_eq!(goals.len(), 1, "{goals:?}");
@@ -1283,7 +1285,7 @@ pub(crate) mod tests {
             "hotq-mpmc",
             "ArrayQueue",
             "hotq-disruptor",
-            "hotq-disruptor (yielding)",
+            "hotq-disruptor (sleep 10 µs)",
             "disruptor",
             "disruptor (sleep 10 µs)",
             "crossbeam-channel arcs",

@@ -2,11 +2,11 @@
 //! [`BusySpinWithoutHint`], as the `disruptor` crate's `BusySpin` does (no
 //! spin-loop hint: our own `BusySpin` issues a `pause` per check, like the
 //! crate's `BusySpinWithSpinLoopHint`), so those two rows differ by the
-//! ring alone; [`HotqDisruptorYielding`] waits with [`Yielding`] (spin 100
-//! steps, then `yield_now` on each), what a user with more threads than
-//! cores would pick.
+//! ring alone; [`HotqDisruptorSleeping`] waits with [`Sleeping`] and the
+//! nap of the crate's `Sleep` row, what a user with more threads than cores
+//! would pick, so those two rows too differ by the ring alone.
 
-use hotq_disruptor::wait::{BusySpinWithoutHint, WaitStrategy, Yielding};
+use hotq_disruptor::wait::{BusySpinWithoutHint, Sleeping, WaitStrategy};
 use hotq_disruptor::{Disruptor, Producer, Sequence};
 
 use super::{Handler, Publisher, Ring, Topology};
@@ -50,16 +50,17 @@ impl Ring for HotqDisruptor {
     }
 }
 
-/// `hotq_disruptor::Disruptor`, yielding ([`Yielding`]).
-pub struct HotqDisruptorYielding;
+/// `hotq_disruptor::Disruptor`, sleeping ([`Sleeping`] with naps of
+/// 10 µs, the `disruptor` crate's `Sleep` of the same nap).
+pub struct HotqDisruptorSleeping;
 
-impl Ring for HotqDisruptorYielding {
-    const NAME: &'static str = "hotq-disruptor (yielding)";
+impl Ring for HotqDisruptorSleeping {
+    const NAME: &'static str = "hotq-disruptor (sleep 10 µs)";
     const KIND: Kind = Kind::Ours;
     const CRATE: Option<&'static str> = Some("hotq-disruptor");
 
     fn build(topology: Topology, size: usize, handlers: Vec<Handler>) -> Vec<Box<dyn Publisher>> {
-        build(Yielding, topology, size, handlers)
+        build(Sleeping::new(super::NAP), topology, size, handlers)
     }
 }
 

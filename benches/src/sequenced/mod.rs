@@ -12,7 +12,7 @@
 //! | row | handlers wait by |
 //! |---|---|
 //! | `hotq-disruptor` | `BusySpinWithoutHint`: spins with no spin-loop hint, as the crate's `BusySpin` |
-//! | `hotq-disruptor (yielding)` | `Yielding`: 100 spins, then `yield_now` on each poll |
+//! | `hotq-disruptor (sleep 10 µs)` | `Sleeping::new(10 µs)`: 100 spins, 100 `yield_now`, then a 10 µs sleep per poll |
 //! | `disruptor` | `BusySpin` (the crate's README benchmark; no spin-loop hint) |
 //! | `disruptor (sleep 10 µs)` | `Sleep::new(10 µs)`: 4.4 ships no yielding strategy; `Sleep` is its only one that gives the core away |
 //! | `crossbeam-channel arcs` | the channel's own `recv`/`send`: crossbeam's `Backoff::snooze` (spins of 1 to 64 steps, then `yield_now` four times), then parked on a futex |
@@ -23,14 +23,16 @@
 //! `hotq-disruptor ÷ disruptor`. With fewer cores (the 2-core machine the
 //! README is measured on), a busy-spinning handler keeps its core until
 //! the scheduler's tick takes it, so those rows measure the scheduler as
-//! much as the ring; a user with more threads than cores would pick a
-//! strategy that gives the core away, so there the goals compare each
-//! crate's strategy that does (the arcs' waits yield and park, which is
-//! why they beat the busy-spin rows there: `topology_switches` counts it):
-//! `hotq-disruptor (yielding) ÷ disruptor
-//! (sleep 10 µs)` ([`oversubscribed`]). Unicast (two threads) always compares
-//! the busy-spin rows. Every row runs on every machine, so the other pair's
-//! ratio is in the report's tables either way.
+//! much as the ring (the arcs' waits yield and park, which is why they
+//! beat the busy-spin rows there: `topology_switches` counts it). A user
+//! with more threads than cores would pick a strategy that gives the core
+//! away, so there the goals compare the two sleeping rows, `hotq-disruptor
+//! (sleep 10 µs) ÷ disruptor (sleep 10 µs)` ([`oversubscribed`]): the same
+//! nap, so they differ by the ring (the crate has no yielding strategy;
+//! until 2026-12-03 our side was `Yielding`, which had no peer row).
+//! Unicast (two threads) always compares the busy-spin rows. Every row runs
+//! on every machine, so the other pair's ratio is in the report's tables
+//! either way.
 
 mod crossbeam_arcs;
 mod disruptor_crate;
@@ -39,8 +41,8 @@ mod switches;
 mod tally;
 
 pub use crossbeam_arcs::CrossbeamArcs;
-pub use disruptor_crate::{DisruptorCrate, DisruptorCrateSleep};
-pub use hotq_disruptor::{HotqDisruptor, HotqDisruptorYielding};
+pub use disruptor_crate::{DisruptorCrate, DisruptorCrateSleep, NAP};
+pub use hotq_disruptor::{HotqDisruptor, HotqDisruptorSleeping};
 
 use std::sync::Barrier;
 use std::thread;
@@ -172,7 +174,7 @@ pub trait RingVisitor {
 /// Every contender of the disruptor suite.
 pub fn each_ring(v: &mut impl RingVisitor) {
     v.visit::<HotqDisruptor>();
-    v.visit::<HotqDisruptorYielding>();
+    v.visit::<HotqDisruptorSleeping>();
     v.visit::<DisruptorCrate>();
     v.visit::<DisruptorCrateSleep>();
     v.visit::<CrossbeamArcs>();
