@@ -557,6 +557,33 @@ impl<T> Queue<T> {
         self.len() == self.capacity
     }
 
+    /// Whether the slot `ahead` positions past `tail` is free for its
+    /// producer: a hint for a producer waiting on a full queue (the
+    /// channel's spin phase, `Sender::send_waiting`), never a decision, as
+    /// `tail` may move before the caller acts on it. `ahead` is below
+    /// `capacity`.
+    ///
+    /// Why not [`len`](Self::len): a consumer keeping a full queue busy owns
+    /// `head` and the slot it pops, and a producer polling them (as a failed
+    /// push does: the slot at `tail` is the one at `head`, and the "full"
+    /// check loads `head`) takes both lines from it on every poll. The slot
+    /// `ahead` is one the consumer has finished with by the time its stamp
+    /// says "free", so polling it costs the consumer nothing.
+    pub(crate) fn has_room_ahead(&self, ahead: usize) -> bool {
+        debug_assert!(ahead < self.capacity);
+        let tail = self.tail.load(Ordering::Relaxed);
+        let index = self.index(tail) + ahead;
+        let (position, index) = if index < self.capacity {
+            (tail.wrapping_add(ahead as Position), index)
+        } else {
+            let index = index - self.capacity;
+            (self.next_lap(tail).wrapping_add(index as Position), index)
+        };
+        // Relaxed: nothing is read on the strength of it (the push that
+        // follows loads the stamp again, with Acquire).
+        self.slots[index].stamp.load(Ordering::Relaxed) == position
+    }
+
     /// The position after `position`: the next index, or index 0 of the
     /// next lap.
     #[inline]
@@ -664,7 +691,7 @@ impl<T> fmt::Debug for Queue<T> {
 
 #[cfg(all(test, not(loom)))]
 mod tests {
-    use super::Slot;
+    use super::{Queue, Slot};
     use core::mem::size_of;
 
     #[test]
@@ -672,5 +699,28 @@ mod tests {
         assert_eq!(size_of::<Slot<u64>>(), 128);
         assert_eq!(size_of::<Slot<[u8; 120]>>(), 128);
         assert_eq!(size_of::<Slot<[u8; 121]>>(), 256);
+    }
+
+    #[test]
+    fn has_room_ahead_says_whether_the_slot_ahead_of_tail_is_free_across_laps() {
+        let q = Queue::new(4);
+        assert!((0..4).all(|ahead| q.has_room_ahead(ahead)), "empty");
+        (0..4).for_each(|i| q.push(i).unwrap());
+        assert!((0..4).all(|ahead| !q.has_room_ahead(ahead)), "full");
+        assert_eq!(q.pop(), Some(0));
+        // `tail` is at index 0 of lap 1, and only slot 0 is free for it.
+        assert!(q.has_room_ahead(0));
+        assert!(!q.has_room_ahead(1));
+        // Drained and three more in: `tail` at index 3 of lap 1, items
+        // 4, 5, 6 in slots 0..3. Ahead 0 is slot 3 (freed by the pop of
+        // 3); ahead 1 and 2 cross into lap 2 at slots 0 and 1.
+        (1..4).for_each(|i| assert_eq!(q.pop(), Some(i)));
+        (4..7).for_each(|i| q.push(i).unwrap());
+        assert_eq!(q.len(), 3);
+        assert!(q.has_room_ahead(0));
+        assert!(!q.has_room_ahead(1), "slot 0, lap 2: still holds 4");
+        assert_eq!(q.pop(), Some(4));
+        assert!(q.has_room_ahead(1), "slot 0, lap 2: freed by the pop of 4");
+        assert!(!q.has_room_ahead(2), "slot 1, lap 2: still holds 5");
     }
 }

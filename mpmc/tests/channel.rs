@@ -401,6 +401,27 @@ fn eight_blocked_senders_all_make_progress() {
 }
 
 #[test]
+fn a_sender_blocked_on_a_full_channel_takes_the_first_slot_freed() {
+    // A blocked sender's spin phase waits for half the ring to be free
+    // (`Sender::send_waiting`): a hint only, so one receive must still let
+    // it through, whether it is spinning, parked, or not yet blocked when
+    // the slot frees (the pauses vary which).
+    within("first freed slot", LIMIT, || {
+        // (A smaller ring under miri, which interprets every instruction.)
+        let capacity = if cfg!(miri) { 16 } else { 1024 };
+        for pause in [Duration::ZERO, Duration::from_micros(50), ms(20)] {
+            let (tx, rx) = bounded(capacity);
+            (0..capacity).for_each(|i| tx.send(i).unwrap());
+            let sender = thread::spawn(move || tx.send(capacity));
+            thread::sleep(pause);
+            assert_eq!(rx.recv(), Ok(0));
+            assert_eq!(sender.join().unwrap(), Ok(()), "pause {pause:?}");
+            assert!(rx.iter().eq(1..=capacity), "pause {pause:?}");
+        }
+    });
+}
+
+#[test]
 fn linearizable_send_then_try_recv() {
     // crossbeam's `linearizable`: after my send returns, my try_recv must
     // find an item (mine or another's), on a channel big enough for all.

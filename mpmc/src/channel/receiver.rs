@@ -161,14 +161,15 @@ impl<T> Receiver<T> {
     #[cold]
     #[inline(never)]
     fn recv_waiting(&self, deadline: Option<Instant>) -> Result<T, RecvTimeoutError> {
-        let got = self
-            .shared
-            .recv_waiters
-            .block_on(deadline, || match self.try_recv() {
+        let got = self.shared.recv_waiters.block_on(
+            deadline,
+            || match self.try_recv() {
                 Ok(v) => Some(Ok(v)),
                 Err(TryRecvError::Disconnected) => Some(Err(RecvTimeoutError::Disconnected)),
                 Err(TryRecvError::Empty) => None,
-            });
+            },
+            || true,
+        );
         got.unwrap_or(Err(RecvTimeoutError::Timeout))
     }
 

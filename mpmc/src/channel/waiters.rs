@@ -216,18 +216,32 @@ impl Waiters {
 
     /// Runs `attempt` until it returns `Some`, parking between tries, or
     /// until `deadline` passes (then `None`, after one last try).
+    ///
+    /// First a short spin phase (a few tries with growing back-offs, no
+    /// registration): between two of its tries `worth_trying` says whether
+    /// another try is worth what it costs the other side (a sender waits
+    /// for room well ahead, see `Sender::send_waiting`). It is a hint only:
+    /// when the phase runs out without it, the parking phase tries anyway,
+    /// so it can delay a try by the phase's length (microseconds), never
+    /// block one.
     pub(crate) fn block_on<R>(
         &self,
         deadline: Option<Instant>,
         mut attempt: impl FnMut() -> Option<R>,
+        worth_trying: impl Fn() -> bool,
     ) -> Option<R> {
         let spin = SpinFirst::new();
-        loop {
+        'spin: loop {
             if let Some(done) = attempt() {
                 return Some(done);
             }
-            if !spin.wait() {
-                break;
+            loop {
+                if !spin.wait() {
+                    break 'spin;
+                }
+                if worth_trying() {
+                    break;
+                }
             }
         }
         loop {
