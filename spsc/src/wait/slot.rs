@@ -16,9 +16,22 @@
 //! The cell holding the waker belongs to whoever moved the state last: the
 //! waiter writes it only in `IDLE` (after its own retract, or after the
 //! worker left `WAKING`), the worker takes it only in `WAKING`. The `FENCED`
-//! bit is fixed when the ring is built (see `barrier`): set, it keeps the
+//! bit says which protocol the slot runs (see `barrier`): set, it keeps the
 //! state word non-zero, so the worker's fast check always falls through to
-//! the slow path, which fences.
+//! the slow path, which fences. A ring without the asymmetric barrier keeps
+//! it set for good; on one with it, the waiter chooses at each registration
+//! (`barrier::Pace`), and every other store of the state keeps the bit it
+//! found.
+//!
+//! Switching is sound because the switch itself runs the heavy barrier.
+//! Into fences: the registration that sets the bit runs `membarrier`, so a
+//! worker's state load either comes after the barrier's point on its CPU
+//! (and sees the bit, and fences) or before it, with its index store
+//! before that point too, visible to every later check of the waiter. So
+//! a later registration that runs only a fence meets, from every worker,
+//! either a fence or an index it already sees. Out of fences: the
+//! registration that clears the bit runs `membarrier`, as every
+//! registration without the bit does.
 //!
 //! The protocol's store→load order: the waiter stores `WAITING`, runs the
 //! heavy barrier, then re-checks the index; the worker stores the index,
@@ -43,12 +56,17 @@ const FENCED: u8 = 4;
 
 /// Where one half of a ring waits for the other.
 pub(crate) struct WaitSlot {
-    /// `IDLE`, `WAITING` or `WAKING`, plus the constant `FENCED` bit.
+    /// `IDLE`, `WAITING` or `WAKING`, plus the `FENCED` bit of the
+    /// protocol the slot runs now.
     state: AtomicU8,
     /// The waiter's waker while `WAITING`; owned as the state says.
     waker: TrackedCell<Option<Waker>>,
-    /// `FENCED` or 0: what `barrier::available` said when the ring was built.
-    fenced: u8,
+    /// What `barrier::available` said when the ring was built: whether the
+    /// slot may run the asymmetric protocol (else it is fenced for good).
+    asymmetric: bool,
+    /// The waiter's registrations, which choose the protocol when
+    /// `asymmetric`; the waiter's alone.
+    pace: TrackedCell<barrier::Pace>,
     /// Which waker the waiter's latest `WAITING` announced: the waiter's
     /// alone (it may not read `waker` while `WAITING`, the worker may be
     /// taking it), so that a registration that finds its own announcement
@@ -84,16 +102,25 @@ impl WaitSlot {
         WaitSlot {
             state: AtomicU8::new(fenced | IDLE),
             waker: TrackedCell::new(None),
-            fenced,
+            asymmetric,
+            pace: TrackedCell::new(barrier::Pace::new()),
             announced: TrackedCell::new(None),
             yields: TrackedCell::new(0),
         }
     }
 
-    /// Whether this slot was built fenced (for the constructors' tests).
+    /// Whether this slot was built fenced for good (for the constructors'
+    /// tests).
     #[cfg(test)]
     pub(crate) fn is_fenced(&self) -> bool {
-        self.fenced != 0
+        !self.asymmetric
+    }
+
+    /// Whether the slot runs the fenced protocol now (for the tests of the
+    /// switch).
+    #[cfg(test)]
+    pub(crate) fn fenced_now(&self) -> bool {
+        self.state.load(Ordering::Relaxed) & FENCED != 0
     }
 
     /// The worker's side, right after it stored its index (or the
@@ -107,8 +134,9 @@ impl WaitSlot {
         // the caller's store by `light` + the waiter's `heavy`; without it
         // (FENCED) it only routes to `wake_slow`, which fences and loads
         // again.
-        if self.state.load(Ordering::Relaxed) != IDLE {
-            self.wake_slow();
+        let state = self.state.load(Ordering::Relaxed);
+        if state != IDLE {
+            self.wake_slow(state);
         }
     }
 
@@ -124,45 +152,43 @@ impl WaitSlot {
     pub(crate) fn wake_if_waiting_carrying<C>(&self, carry: C, settle: impl FnOnce(&C)) -> C {
         barrier::light();
         // Relaxed: as in `wake_if_waiting`.
-        if self.state.load(Ordering::Relaxed) != IDLE {
-            return self.wake_slow_carrying(carry, settle);
+        let state = self.state.load(Ordering::Relaxed);
+        if state != IDLE {
+            return self.wake_slow_carrying(carry, settle, state);
         }
         carry
     }
 
     #[cold]
     #[inline(never)]
-    fn wake_slow_carrying<C>(&self, carry: C, settle: impl FnOnce(&C)) -> C {
+    fn wake_slow_carrying<C>(&self, carry: C, settle: impl FnOnce(&C), seen: u8) -> C {
         settle(&carry);
-        self.wake_slow();
+        self.wake_slow(seen);
         carry
     }
 
     #[cold]
     #[inline(never)]
-    fn wake_slow(&self) {
-        if self.fenced != 0 {
+    fn wake_slow(&self, seen: u8) {
+        if seen & FENCED != 0 {
             // SeqCst pairs with the waiter's `fence(SeqCst)` in
-            // `barrier::heavy` (fenced rings): see there for the
+            // `barrier::heavy` (fenced slots): see there for the
             // interleaving this orders.
             fence(Ordering::SeqCst);
         }
-        let waiting = self.fenced | WAITING;
-        // A plain load first: on a fenced ring every publish comes here, and
+        // A plain load first: on a fenced slot every publish comes here, and
         // one that finds nobody waiting should not pay a locked instruction.
-        if self.state.load(Ordering::Relaxed) != waiting {
+        let state = self.state.load(Ordering::Relaxed);
+        if state & !FENCED != WAITING {
             return;
         }
+        // The protocol bit the waiter chose; kept by both stores below.
+        let mode = state & FENCED;
         // Acquire pairs with the Release store of `WAITING` in `register`:
         // the waker written into the cell happens before we take it.
         if self
             .state
-            .compare_exchange(
-                waiting,
-                self.fenced | WAKING,
-                Ordering::Acquire,
-                Ordering::Relaxed,
-            )
+            .compare_exchange(state, mode | WAKING, Ordering::Acquire, Ordering::Relaxed)
             .is_err()
         {
             return; // nobody waits, or the waiter retracted
@@ -172,7 +198,7 @@ impl WaitSlot {
         let waker = self.waker.with_mut(|cell| unsafe { (*cell).take() });
         // Release pairs with the Acquire load in `register`: our take of the
         // waker happens before the waiter's next write of the cell.
-        self.state.store(self.fenced | IDLE, Ordering::Release);
+        self.state.store(mode | IDLE, Ordering::Release);
         if let Some(waker) = waker {
             waker.wake();
         }
@@ -183,13 +209,14 @@ impl WaitSlot {
     /// waker still stands. The caller must then check its condition again
     /// (and [`retract`](Self::retract) if it no longer waits).
     pub(crate) fn register(&self, waker: &Waker) {
-        loop {
+        // The protocol bit the slot had, once it is `IDLE` for us.
+        let fenced = loop {
             // Acquire pairs with the Release store that leaves `WAKING` in
             // `wake_slow`: the worker's take of the old waker happens before
             // our write of the cell.
             let state = self.state.load(Ordering::Acquire);
             match state & !FENCED {
-                IDLE => break,
+                IDLE => break state & FENCED,
                 // Our own earlier registration, still standing, of a waker
                 // that wakes the same task (a re-poll that no wake-up
                 // caused: a `select!` sibling's, a spurious one): keep it,
@@ -224,13 +251,13 @@ impl WaitSlot {
                         .state
                         .compare_exchange(
                             state,
-                            self.fenced | IDLE,
+                            (state & FENCED) | IDLE,
                             Ordering::Relaxed,
                             Ordering::Relaxed,
                         )
                         .is_ok()
                     {
-                        break;
+                        break state & FENCED;
                     }
                 }
                 // The worker is between its take and its store of `IDLE`:
@@ -238,7 +265,7 @@ impl WaitSlot {
                 // yield rather than spin: it may need this core).
                 _ => relax(),
             }
-        }
+        };
         self.waker.with_mut(|cell| {
             // SAFETY: in `IDLE` the cell is the waiter's: the worker touches
             // it only in `WAKING`, which it enters only from `WAITING`.
@@ -251,10 +278,24 @@ impl WaitSlot {
         // SAFETY: the waiter's alone, as above.
         self.announced
             .with_mut(|cell| unsafe { *cell = Some(WakerId::of(waker)) });
+        // The protocol of this wait: fenced for good without the
+        // asymmetric barrier, else as the waiter's pace says.
+        let mode = if self.asymmetric {
+            // SAFETY: the waiter's alone, as above.
+            let fence = self
+                .pace
+                .with_mut(|cell| unsafe { (*cell).fence_next(fenced != 0) });
+            if fence { FENCED } else { 0 }
+        } else {
+            FENCED
+        };
         // Release pairs with the Acquire compare-exchange in `wake_slow`:
         // the waker written above happens before the worker takes it.
-        self.state.store(self.fenced | WAITING, Ordering::Release);
-        barrier::heavy(self.fenced == 0);
+        self.state.store(mode | WAITING, Ordering::Release);
+        // A fence only when the slot was fenced before this store and stays
+        // so; entering or leaving the fenced protocol takes the system call
+        // (the module docs say why).
+        barrier::heavy(self.asymmetric && (mode == 0 || fenced == 0));
     }
 
     /// Whether the async waiter may yield once more instead of registering
@@ -286,11 +327,73 @@ impl WaitSlot {
     /// that wake-up still arrives (a spurious one, which every wait absorbs).
     pub(crate) fn retract(&self) {
         // Relaxed: nothing is published; the cell keeps our own old waker.
-        let _ = self.state.compare_exchange(
-            self.fenced | WAITING,
-            self.fenced | IDLE,
-            Ordering::Relaxed,
-            Ordering::Relaxed,
+        // Only the worker moves the state out of our `WAITING`, keeping
+        // its protocol bit, so the bit read here is the one we stored.
+        let state = self.state.load(Ordering::Relaxed);
+        if state & !FENCED == WAITING {
+            let _ = self.state.compare_exchange(
+                state,
+                (state & FENCED) | IDLE,
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            );
+        }
+    }
+}
+
+// Where `barrier::Pace` has its clock: elsewhere every slot is fenced for
+// good and nothing switches.
+#[cfg(all(test, target_os = "linux", feature = "std", not(loom), not(miri)))]
+mod tests {
+    use super::{WaitSlot, barrier};
+    use alloc::sync::Arc;
+    use core::sync::atomic::{AtomicUsize, Ordering};
+    use core::task::Waker;
+    use std::task::Wake;
+
+    struct Count(AtomicUsize);
+    impl Wake for Count {
+        fn wake(self: Arc<Self>) {
+            self.0.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    #[test]
+    fn close_registrations_switch_to_fences_and_a_quiet_spell_switches_back() {
+        if !barrier::available() {
+            // Fenced for good: nothing to switch.
+            assert!(WaitSlot::new(false).fenced_now());
+            return;
+        }
+        let slot = WaitSlot::new(true);
+        assert!(!slot.fenced_now());
+        let count = Arc::new(Count(AtomicUsize::new(0)));
+        let waker = Waker::from(Arc::clone(&count));
+        // Back-to-back registrations are closer than `Pace::FENCE_WITHIN`
+        // unless the thread is preempted between two: a hundred pairs.
+        let switched = (0..100).any(|_| {
+            slot.register(&waker);
+            slot.retract();
+            slot.fenced_now()
+        });
+        assert!(
+            switched,
+            "a hundred back-to-back registrations never fenced"
         );
+        // Fenced: the worker's slow path still finds and wakes the waiter,
+        // and keeps the protocol bit.
+        let woken = count.0.load(Ordering::Relaxed);
+        slot.register(&waker);
+        slot.wake_if_waiting();
+        assert_eq!(count.0.load(Ordering::Relaxed), woken + 1);
+        assert!(slot.fenced_now());
+        // A registration after a quiet spell longer than `UNFENCE_AFTER`
+        // switches back (the gap is a lower bound: a sleep never ends early).
+        std::thread::sleep(barrier::Pace::UNFENCE_AFTER * 2);
+        slot.register(&waker);
+        assert!(!slot.fenced_now());
+        slot.wake_if_waiting();
+        assert_eq!(count.0.load(Ordering::Relaxed), woken + 2);
+        assert!(!slot.fenced_now());
     }
 }
