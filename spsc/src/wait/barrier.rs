@@ -65,75 +65,12 @@ pub(crate) fn heavy(asymmetric: bool) {
     }
 }
 
-/// When a waiter registers often, the system call costs more than fences
-/// would: on this kind of 2-vCPU VM one `membarrier` takes about 12 µs
-/// (an IPI to the other vCPU is a VM exit, and two waiters' calls queue on
-/// the kernel's lock), and an async ring of 8 registers every few items,
-/// so it ran at 4 M items/s where the same ring built fenced ran at 27.
-/// `Pace` is the waiter's record of its registrations (its alone, like
-/// the rest of the slot's waiter state): a slot that may use the system
-/// call switches to the fenced protocol while registrations come closer
-/// than [`Pace::FENCE_WITHIN`] apart, and back once one comes after more
-/// than [`Pace::UNFENCE_AFTER`] (`WaitSlot::register` runs the switch).
-#[cfg(all(target_os = "linux", feature = "std", not(loom), not(miri)))]
-pub(crate) struct Pace {
-    /// When the waiter last registered.
-    last: Option<std::time::Instant>,
-}
-
-#[cfg(all(target_os = "linux", feature = "std", not(loom), not(miri)))]
-impl Pace {
-    /// Closer registrations than this switch an asymmetric slot to fences:
-    /// at 12 µs a call, the system call then takes over a tenth of the
-    /// waiter's time.
-    pub(crate) const FENCE_WITHIN: std::time::Duration = std::time::Duration::from_micros(100);
-    /// A registration this long after the last one switches a fenced slot
-    /// back: waits are rare again, and fences on every push and pop
-    /// (measured at 0.7-1.0 × the asymmetric ring's throughput at capacity
-    /// 1024) are then the larger cost.
-    pub(crate) const UNFENCE_AFTER: std::time::Duration = std::time::Duration::from_millis(1);
-
-    pub(crate) const fn new() -> Self {
-        Pace { last: None }
-    }
-
-    /// Called by each registration of a slot that may use the system
-    /// call: whether this one, and the wait it starts, should be fenced,
-    /// given whether the slot is fenced now.
-    pub(crate) fn fence_next(&mut self, fenced_now: bool) -> bool {
-        self.decide(std::time::Instant::now(), fenced_now)
-    }
-
-    /// [`fence_next`](Self::fence_next) at the instant `now`.
-    fn decide(&mut self, now: std::time::Instant, fenced_now: bool) -> bool {
-        let since = self.last.replace(now).map(|last| now - last);
-        match since {
-            None => fenced_now,
-            Some(since) if fenced_now => since <= Self::UNFENCE_AFTER,
-            Some(since) => since < Self::FENCE_WITHIN,
-        }
-    }
-}
-
-/// Where the system call is missing every slot is fenced for good: no
-/// clock, nothing to record.
-#[cfg(not(all(target_os = "linux", feature = "std", not(loom), not(miri))))]
-pub(crate) struct Pace;
-
-#[cfg(not(all(target_os = "linux", feature = "std", not(loom), not(miri))))]
-impl Pace {
-    pub(crate) const fn new() -> Self {
-        Pace
-    }
-
-    pub(crate) fn fence_next(&mut self, fenced_now: bool) -> bool {
-        fenced_now
-    }
-}
+pub(crate) use membarrier::Pace;
 
 #[cfg(all(target_os = "linux", feature = "std", not(loom), not(miri)))]
 mod membarrier {
     use core::sync::atomic::{AtomicU8, Ordering};
+    use std::time::{Duration, Instant};
 
     // From linux/membarrier.h.
     const CMD_QUERY: libc::c_long = 0;
@@ -195,6 +132,81 @@ mod membarrier {
             "membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) failed after registration succeeded"
         );
     }
+
+    /// When a waiter registers often, the system call costs more than fences
+    /// would: on this kind of 2-vCPU VM one `membarrier` takes about 12 µs
+    /// (an IPI to the other vCPU is a VM exit, and two waiters' calls queue on
+    /// the kernel's lock), and an async ring of 8 registers every few items,
+    /// so it ran at 4 M items/s where the same ring built fenced ran at 27.
+    /// `Pace` is the waiter's record of its registrations (its alone, like
+    /// the rest of the slot's waiter state): a slot that may use the system
+    /// call switches to the fenced protocol while registrations come closer
+    /// than [`Pace::FENCE_WITHIN`] apart, and back once one comes after more
+    /// than [`Pace::UNFENCE_AFTER`] (`WaitSlot::register` runs the switch).
+    pub(crate) struct Pace {
+        /// When the waiter last registered.
+        last: Option<Instant>,
+    }
+
+    impl Pace {
+        /// Closer registrations than this switch an asymmetric slot to fences:
+        /// at 12 µs a call, the system call then takes over a tenth of the
+        /// waiter's time.
+        pub(crate) const FENCE_WITHIN: Duration = Duration::from_micros(100);
+        /// A registration this long after the last one switches a fenced slot
+        /// back: waits are rare again, and fences on every push and pop
+        /// (measured at 0.7-1.0 × the asymmetric ring's throughput at capacity
+        /// 1024) are then the larger cost.
+        pub(crate) const UNFENCE_AFTER: Duration = Duration::from_millis(1);
+
+        pub(crate) const fn new() -> Self {
+            Pace { last: None }
+        }
+
+        /// Called by each registration of a slot that may use the system
+        /// call: whether this one, and the wait it starts, should be fenced,
+        /// given whether the slot is fenced now.
+        pub(crate) fn fence_next(&mut self, fenced_now: bool) -> bool {
+            self.decide(Instant::now(), fenced_now)
+        }
+
+        /// [`fence_next`](Self::fence_next) at the instant `now`.
+        fn decide(&mut self, now: Instant, fenced_now: bool) -> bool {
+            let since = self.last.replace(now).map(|last| now - last);
+            match since {
+                None => fenced_now,
+                Some(since) if fenced_now => since <= Self::UNFENCE_AFTER,
+                Some(since) => since < Self::FENCE_WITHIN,
+            }
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::Pace;
+        use std::time::{Duration, Instant};
+
+        #[test]
+        fn pace_fences_close_registrations_and_unfences_after_a_quiet_spell() {
+            let t0 = Instant::now();
+            let at = |us: u64| t0 + Duration::from_micros(us);
+            let mut pace = Pace::new();
+            // The first registration keeps the slot as it is, either way.
+            assert!(!pace.decide(at(0), false));
+            // Far apart: stays asymmetric.
+            assert!(!pace.decide(at(10_000), false));
+            // Closer than `FENCE_WITHIN`: switches in ...
+            assert!(pace.decide(at(10_050), false));
+            // ... stays in while registrations come within `UNFENCE_AFTER` ...
+            assert!(pace.decide(at(10_900), true));
+            assert!(pace.decide(at(11_900), true));
+            // ... and leaves after a longer gap.
+            assert!(!pace.decide(at(13_000), true));
+            // At exactly `FENCE_WITHIN` it does not switch in; just below, it does.
+            assert!(!pace.decide(at(13_100), false));
+            assert!(pace.decide(at(13_199), false));
+        }
+    }
 }
 
 #[cfg(not(all(target_os = "linux", feature = "std", not(loom), not(miri))))]
@@ -206,31 +218,18 @@ mod membarrier {
     pub(super) fn run() {
         unreachable!("no asymmetric barrier on this platform: its rings are fenced")
     }
-}
 
-#[cfg(all(test, target_os = "linux", feature = "std", not(loom), not(miri)))]
-mod tests {
-    use super::Pace;
-    use std::time::{Duration, Instant};
+    /// Where the system call is missing every slot is fenced for good: no
+    /// clock, nothing to record.
+    pub(crate) struct Pace;
 
-    #[test]
-    fn pace_fences_close_registrations_and_unfences_after_a_quiet_spell() {
-        let t0 = Instant::now();
-        let at = |us: u64| t0 + Duration::from_micros(us);
-        let mut pace = Pace::new();
-        // The first registration keeps the slot as it is, either way.
-        assert!(!pace.decide(at(0), false));
-        // Far apart: stays asymmetric.
-        assert!(!pace.decide(at(10_000), false));
-        // Closer than `FENCE_WITHIN`: switches in ...
-        assert!(pace.decide(at(10_050), false));
-        // ... stays in while registrations come within `UNFENCE_AFTER` ...
-        assert!(pace.decide(at(10_900), true));
-        assert!(pace.decide(at(11_900), true));
-        // ... and leaves after a longer gap.
-        assert!(!pace.decide(at(13_000), true));
-        // At exactly `FENCE_WITHIN` it does not switch in; just below, it does.
-        assert!(!pace.decide(at(13_100), false));
-        assert!(pace.decide(at(13_199), false));
+    impl Pace {
+        pub(crate) const fn new() -> Self {
+            Pace
+        }
+
+        pub(crate) fn fence_next(&mut self, fenced_now: bool) -> bool {
+            fenced_now
+        }
     }
 }

@@ -209,14 +209,14 @@ impl WaitSlot {
     /// waker still stands. The caller must then check its condition again
     /// (and [`retract`](Self::retract) if it no longer waits).
     pub(crate) fn register(&self, waker: &Waker) {
-        // The protocol bit the slot had, once it is `IDLE` for us.
-        let fenced = loop {
+        // Whether the slot ran the fenced protocol, once it is `IDLE` for us.
+        let was_fenced = loop {
             // Acquire pairs with the Release store that leaves `WAKING` in
             // `wake_slow`: the worker's take of the old waker happens before
             // our write of the cell.
             let state = self.state.load(Ordering::Acquire);
             match state & !FENCED {
-                IDLE => break state & FENCED,
+                IDLE => break state & FENCED != 0,
                 // Our own earlier registration, still standing, of a waker
                 // that wakes the same task (a re-poll that no wake-up
                 // caused: a `select!` sibling's, a spurious one): keep it,
@@ -257,7 +257,7 @@ impl WaitSlot {
                         )
                         .is_ok()
                     {
-                        break state & FENCED;
+                        break state & FENCED != 0;
                     }
                 }
                 // The worker is between its take and its store of `IDLE`:
@@ -280,22 +280,21 @@ impl WaitSlot {
             .with_mut(|cell| unsafe { *cell = Some(WakerId::of(waker)) });
         // The protocol of this wait: fenced for good without the
         // asymmetric barrier, else as the waiter's pace says.
-        let mode = if self.asymmetric {
-            // SAFETY: the waiter's alone, as above.
-            let fence = self
-                .pace
-                .with_mut(|cell| unsafe { (*cell).fence_next(fenced != 0) });
-            if fence { FENCED } else { 0 }
+        let fenced = if self.asymmetric {
+            // SAFETY: `pace` is the waiter's alone, as above.
+            self.pace
+                .with_mut(|cell| unsafe { (*cell).fence_next(was_fenced) })
         } else {
-            FENCED
+            true
         };
+        let mode = if fenced { FENCED } else { 0 };
         // Release pairs with the Acquire compare-exchange in `wake_slow`:
         // the waker written above happens before the worker takes it.
         self.state.store(mode | WAITING, Ordering::Release);
         // A fence only when the slot was fenced before this store and stays
         // so; entering or leaving the fenced protocol takes the system call
         // (the module docs say why).
-        barrier::heavy(self.asymmetric && (mode == 0 || fenced == 0));
+        barrier::heavy(self.asymmetric && !(was_fenced && fenced));
     }
 
     /// Whether the async waiter may yield once more instead of registering
