@@ -126,9 +126,10 @@
 //!   `Release` store of the cursor.
 //! - Several producers ([`MultiProducer`], `Clone`) claim with a CAS on the
 //!   cursor, made only once there is room, and publish through one
-//!   availability flag per slot holding the lap of its last event (LMAX's
-//!   `availableBuffer`), so a ring of 1, 2 or 8 slots works with any number
-//!   of producers. Code generic over `P: `[`Producer`]`<E>` takes either.
+//!   availability byte per slot holding the lap of its last event, modulo
+//!   256 (LMAX's `availableBuffer`, packed), so a ring of 1, 2 or 8 slots
+//!   works with any number of producers. Code generic over
+//!   `P: `[`Producer`]`<E>` takes either.
 //! - Each consumer is a batch event processor on its own thread, behind a
 //!   sequence barrier: the first stage waits on the published events, a
 //!   later stage on every consumer of the stage before ([`Builder::then`]),

@@ -31,7 +31,8 @@ use crate::sync::{AtomicI64, Ordering};
 // there too. Only a slot index is a `usize`: `sequence as usize & mask`
 // keeps the low bits of the sequence, and the mask (ring size - 1, a
 // `usize`) has no bits above them, so the index is the same as on a 64-bit
-// target; laps and availability flags compare whole `i64` sequences.
+// target; laps are computed from whole `i64` sequences (an availability
+// flag keeps a lap's low byte, on every target alike).
 pub type Sequence = i64;
 
 /// The value of every counter before the first event: "nothing published,

@@ -15,7 +15,7 @@
 pub(crate) use std::sync::atomic::Ordering;
 
 #[cfg(not(loom))]
-pub(crate) use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, fence};
+pub(crate) use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU8, AtomicUsize, fence};
 #[cfg(not(loom))]
 pub(crate) use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 #[cfg(not(loom))]
@@ -26,7 +26,7 @@ pub(crate) use std_thread::{JoinHandle, spawn_named};
 #[cfg(loom)]
 pub(crate) use loom::cell::UnsafeCell;
 #[cfg(loom)]
-pub(crate) use loom::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, fence};
+pub(crate) use loom::sync::atomic::{AtomicBool, AtomicI64, AtomicU8, AtomicUsize, fence};
 #[cfg(loom)]
 pub(crate) use loom::sync::{Arc, Condvar, Mutex, MutexGuard};
 #[cfg(loom)]

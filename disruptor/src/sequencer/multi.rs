@@ -5,26 +5,36 @@
 //! written: producer A may claim 5, producer B 6, and B finish first.
 //! Consumers therefore read, for each slot, the lap of the last event
 //! published into it (LMAX's `availableBuffer`): event `s` is published iff
-//! `flags[s & mask] == s >> log2(size)`, and they read nothing else: the
-//! cursor is the producers' line (`SequenceBarrier::available` says why a
-//! consumer keeps off it). A flag only grows, one lap at a time, because
-//! the producer cannot claim `s + size` before every leaf has consumed `s`,
-//! so the equality cannot be fooled by an older or newer lap.
+//! `flags[s & mask] == (s >> log2(size)) as u8`, and they read nothing
+//! else: the cursor is the producers' line (`SequenceBarrier::available`
+//! says why a consumer keeps off it).
+//!
+//! A flag only grows, one lap at a time: `s + size` cannot be claimed
+//! before every leaf has consumed `s`, and `s` not before `s - size` was
+//! published and consumed. So a consumer that asks about `s` (it has
+//! consumed `s - size`, and is a leaf or upstream of one) finds the lap of
+//! `s - size` or that of `s`, nothing older or newer, and two consecutive
+//! laps differ in their low 8 bits: a byte per slot is as exact as a whole
+//! `i64`. It is 8 times denser (64 slots a cache line): a consumer scanning
+//! a batch loads one line where it loaded eight. The report's sequencer
+//! 3P-1C A/B, two pairs of runs: ÷ the `disruptor` crate 0.79 and 0.79
+//! with `i64` flags, 0.97 and 0.92 with bytes.
 
 use crate::error::PublishError;
 use crate::sequence::{INITIAL, Sequence};
 use crate::sequencer::{RoomWait, Wait, give_up};
 use crate::shared::Shared;
-use crate::sync::{AtomicI64, Ordering};
+use crate::sync::{AtomicU8, Ordering};
 
 /// The lap of the last event published into each slot.
 ///
 /// Invariants: `flags.len() == mask + 1` is the ring size (a power of two)
-/// and `shift == log2(size)`; `flags[i]` is `INITIAL` until the first event
-/// of slot `i` is published, then the lap `s >> shift` of the last event
-/// `s` published into it.
+/// and `shift == log2(size)`; `flags[i]` is `INITIAL as u8` (the lap
+/// before the first) until the first event of slot `i` is published, then
+/// the low byte of the lap `s >> shift` of the last event `s` published
+/// into it (why a byte is enough: see the module docs).
 pub(crate) struct AvailabilityFlags {
-    flags: Box<[AtomicI64]>,
+    flags: Box<[AtomicU8]>,
     mask: usize,
     shift: u32,
 }
@@ -33,7 +43,7 @@ impl AvailabilityFlags {
     pub(crate) fn new(size: usize) -> Self {
         debug_assert!(size.is_power_of_two());
         AvailabilityFlags {
-            flags: (0..size).map(|_| AtomicI64::new(INITIAL)).collect(),
+            flags: (0..size).map(|_| AtomicU8::new(INITIAL as u8)).collect(),
             mask: size - 1,
             shift: size.trailing_zeros(),
         }
@@ -48,7 +58,7 @@ impl AvailabilityFlags {
 
     /// The flag of `sequence`'s slot.
     #[inline]
-    fn flag(&self, sequence: Sequence) -> &AtomicI64 {
+    fn flag(&self, sequence: Sequence) -> &AtomicU8 {
         // SAFETY: `index` masks with `mask == flags.len() - 1` (the
         // invariant above), so it is below the length. Unchecked for the
         // reason `RingBuffer::slot` is: a bounds check's panic is an unwind
@@ -56,10 +66,11 @@ impl AvailabilityFlags {
         unsafe { self.flags.get_unchecked(self.index(sequence)) }
     }
 
-    /// The lap of `sequence`.
+    /// The low byte of the lap of `sequence` (the truncation is the point:
+    /// see the module docs).
     #[inline]
-    fn lap(&self, sequence: Sequence) -> Sequence {
-        sequence >> self.shift
+    fn lap(&self, sequence: Sequence) -> u8 {
+        (sequence >> self.shift) as u8
     }
 
     /// Marks `lo..=hi` (inclusive on both ends: LMAX's `publish(lo, hi)`
@@ -216,6 +227,23 @@ mod tests {
         for size in [1usize, 2, 8, 1024] {
             for s in [0, 1, 7, 8, 9, 1023, 1024, 1025, 1 << 40] {
                 published_alone(size, s);
+            }
+        }
+    }
+
+    #[test]
+    fn availability_flags_tell_a_lap_from_the_one_before_across_the_byte_wrap() {
+        // Laps 255 → 256 (and 511 → 512) wrap the stored byte: a slot that
+        // holds lap 255 must read as published for event 255 of its slot
+        // and unpublished for event 256, and the other way round after.
+        for size in [1usize, 2, 8] {
+            let flags = AvailabilityFlags::new(size);
+            let size = size as Sequence;
+            for lap in [254, 255, 256, 511, 512] {
+                let s = lap * size + size - 1;
+                flags.publish(s, s);
+                assert!(flags.is_published(s), "size {size}, lap {lap}");
+                assert!(!flags.is_published(s + size), "size {size}, lap {lap} + 1");
             }
         }
     }
