@@ -109,20 +109,18 @@ pub struct Queue<T> {
 
 /// One slot: a value and the stamp that says whose turn it is.
 ///
-/// Aligned to a pair of cache lines, so that each slot has lines of its
-/// own (a `u64` slot of 16 bytes takes 128: 128 KiB for 1024 slots
-/// instead of 16). A pair, as `CachePadded` pads `head` and `tail` on
-/// x86-64: the adjacent-line prefetcher fetches lines in pairs, so slots
-/// one line apart still pull each other's line along.
-/// Packed four to a line, as in crossbeam's `ArrayQueue`, a consumer that
-/// keeps pace with its producer shares the line of the slot it pops with
-/// the producer filling the next one: the consumer's stamp store
-/// (freeing slot `i`) and the producer's value and stamp stores (into
-/// slot `i + 1`) take the one line from each other's cache every item, on
-/// top of the transfers the hand-over of an item needs anyway (the
-/// producer's stores into a line the consumer last wrote, the consumer's
-/// stamp load). A slot larger than two lines is rounded up to whole pairs.
-#[repr(align(128))]
+/// Packed, as in crossbeam's `ArrayQueue`: a slot is its stamp beside its
+/// value and nothing more (16 bytes for a `u64`, four slots to a line,
+/// 16 KiB for 1024). A consumer that keeps pace with its producer then
+/// shares the line of the slot it frees with the producer filling the next
+/// one, and the two stores take that line from each other's cache; but
+/// the alternative, a pair of lines per slot, cost more than that in
+/// back-to-back report runs (2026-12-03, `--suite mpmc` and `--suite
+/// channels`, padded/packed/padded/packed): it moves eight times the
+/// memory, so that a consumer that has fallen behind fetches a line per
+/// item instead of one per four, and a 65,536-slot ring (8 MiB padded)
+/// no longer fits the cache. The async channels lost the most: their
+/// tasks fall behind and catch up in bursts.
 struct Slot<T> {
     stamp: AtomicPosition,
     value: UnsafeCell<MaybeUninit<T>>,
@@ -148,11 +146,8 @@ impl<T: core::panic::RefUnwindSafe> core::panic::RefUnwindSafe for Queue<T> {}
 impl<T> Queue<T> {
     /// Creates a queue holding at most `capacity` items.
     ///
-    /// Each slot (the item and an 8-byte stamp) takes a whole number of
-    /// 128-byte pairs of cache lines, so that a producer and a consumer at
-    /// neighbouring slots never share a line: 128 bytes for items of up to
-    /// 120, so 128 KiB for 1024 `u64`s, where crossbeam's `ArrayQueue`
-    /// takes 16.
+    /// Each slot is the item beside an 8-byte stamp, packed as in
+    /// crossbeam's `ArrayQueue`: 16 KiB for 1024 `u64`s.
     ///
     /// # Panics
     ///
@@ -692,13 +687,17 @@ impl<T> fmt::Debug for Queue<T> {
 #[cfg(all(test, not(loom)))]
 mod tests {
     use super::{Queue, Slot};
+    use crate::sync::AtomicPosition;
     use core::mem::size_of;
 
     #[test]
-    fn a_slot_takes_whole_pairs_of_lines_as_queue_new_documents() {
-        assert_eq!(size_of::<Slot<u64>>(), 128);
-        assert_eq!(size_of::<Slot<[u8; 120]>>(), 128);
-        assert_eq!(size_of::<Slot<[u8; 121]>>(), 256);
+    fn a_slot_is_its_stamp_beside_its_value_as_queue_new_documents() {
+        // No padding beyond what the stamp's alignment asks for.
+        let stamp = size_of::<AtomicPosition>();
+        assert_eq!(size_of::<Slot<u64>>(), stamp + 8);
+        assert_eq!(size_of::<Slot<[u8; 120]>>(), stamp + 120);
+        assert_eq!(size_of::<Slot<u8>>(), 2 * stamp);
+        assert_eq!(size_of::<Slot<()>>(), stamp);
     }
 
     #[test]

@@ -45,8 +45,8 @@ use crate::{CapacityError, Queue};
 use waiters::Waiters;
 
 /// Creates a channel of `capacity` items: the [`Sender`] and
-/// [`Receiver`] halves, each clonable. Its ring takes 128 bytes a slot
-/// for items of up to 120 bytes (see [`Queue::new`](crate::Queue::new)).
+/// [`Receiver`] halves, each clonable. Its ring is a [`Queue`]: a slot is
+/// the item beside an 8-byte stamp (see [`Queue::new`](crate::Queue::new)).
 ///
 /// # Panics
 ///
