@@ -93,7 +93,9 @@ usage: report [--suite spsc|mpmc|disruptor|waiting|channels|all] [--rounds N]
   --out      where the report goes (default target/hotq-report)
   --readme   also replace the generated tables of this README
   --no-pin   leave every thread to the scheduler
-  --compare  print two runs' verdicts side by side; exit 1 if any goal's differs";
+  --compare  print two runs' verdicts side by side; exit 1 if any goal's differs
+  HOTQ_CORES=0,2,4,1,3,5  pin to these cores, in this order (the first two
+             take the two-thread workloads)";
 
 impl Options {
     /// Parses `args` (without the program name).

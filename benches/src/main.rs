@@ -62,7 +62,11 @@ fn main() -> ExitCode {
         eprintln!("report: this is a debug build; its figures mean nothing (use --release)");
     }
     pin::configure(o.pin);
-    let header = Header::now(pin::cores() >= 2, suites::params(&o));
+    let mut params = suites::params(&o);
+    if let (true, Ok(list)) = (o.pin, std::env::var("HOTQ_CORES")) {
+        params.push(("cores, in pinning order (HOTQ_CORES)".into(), list));
+    }
+    let header = Header::now(pin::cores() >= 2, params);
     let t0 = Instant::now();
     let workloads = rounds::run(suites::run(&o), o.schedule.as_deref());
     if let Some(s) = &o.schedule {
