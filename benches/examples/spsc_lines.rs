@@ -33,6 +33,12 @@
 //! the measured part ÷ items; `drain_ns=` in fall-behind mode). Set-up
 //! (allocation, thread start) is outside the timed part but inside what
 //! perf counts: a few thousand events, nothing beside millions of items.
+//!
+//! With `HOTQ_COUNTERS=1` the example also counts the hardware events
+//! itself ([`hotq_benches::counters`], for machines with a PMU but no
+//! `perf`) from just before the workload's threads start to after they
+//! are joined, and appends each as `EVENT=count per item`; the events that
+//! would not open are named on stderr.
 
 use std::hint::spin_loop;
 use std::time::{Duration, Instant};
@@ -195,6 +201,7 @@ fn main() {
     }
     pin::configure(true);
     let pinned = pin::cores() >= 2;
+    let mut counters = std::env::var_os("HOTQ_COUNTERS").map(|_| start_counters());
     let timing = if ring == "floor" {
         match mode {
             Mode::RoundTrip => floor_round_trip(items),
@@ -231,5 +238,42 @@ fn main() {
     if let Some(d) = timing.drains {
         line += &format!(" drain_ns={:.2}", per(d));
     }
+    for (name, count) in counters.as_mut().map(read_counters).unwrap_or_default() {
+        match count {
+            Some(c) => line += &format!(" {name}={:.3}", c / items as f64),
+            None => line += &format!(" {name}=n/a"),
+        }
+    }
     println!("{line}");
+}
+
+#[cfg(target_os = "linux")]
+type Counters = hotq_benches::counters::Counters;
+#[cfg(not(target_os = "linux"))]
+type Counters = ();
+
+/// Opens the machine's counters, naming on stderr those it lacks.
+#[cfg(target_os = "linux")]
+fn start_counters() -> Counters {
+    use hotq_benches::counters;
+    let (open, failed) = Counters::start(&counters::events());
+    for (event, why) in failed {
+        eprintln!("spsc_lines: no counter {}: {why}", event.name);
+    }
+    open
+}
+
+#[cfg(not(target_os = "linux"))]
+fn start_counters() -> Counters {
+    eprintln!("spsc_lines: in-process counters need Linux");
+}
+
+#[cfg(target_os = "linux")]
+fn read_counters(c: &mut Counters) -> Vec<(&'static str, Option<f64>)> {
+    c.read()
+}
+
+#[cfg(not(target_os = "linux"))]
+fn read_counters(_: &mut Counters) -> Vec<(&'static str, Option<f64>)> {
+    Vec::new()
 }

@@ -14,6 +14,8 @@ pub mod channel;
 pub mod channels;
 pub mod cli;
 pub mod contenders;
+#[cfg(target_os = "linux")]
+pub mod counters;
 pub mod load;
 pub mod pin;
 pub mod report;
