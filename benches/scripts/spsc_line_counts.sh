@@ -14,6 +14,28 @@
 #   RINGS="hotq-spsc rtrb" MODES="round-trip" benches/scripts/spsc_line_counts.sh
 #   EVENTS="cycles,instructions,r0964" benches/scripts/spsc_line_counts.sh   # own events
 #   C2C=0 benches/scripts/spsc_line_counts.sh           # no perf c2c pass
+#   BIN=path/to/spsc_lines benches/scripts/spsc_line_counts.sh   # prebuilt, no cargo
+#
+# Without `perf` (the lent 16-core machines have none) the example counts
+# the events itself (`HOTQ_COUNTERS=1`, `hotq_benches::counters`: the same
+# generic and vendor events through perf_event_open, from just before the
+# workload's threads start to after they are joined) and there is no c2c
+# column. HOTQ_COUNTERS=1 asks for that where perf is installed too: it
+# leaves out the process's set-up.
+#
+# COHERENCE=1: no PMU at all (neither this kind of VM nor the lent 16-core
+# machine has one), so count the line transfers in a model instead: each
+# row runs under qemu-user with the plugin `coherence/coherence.c` (built
+# here with gcc; needs Debian's qemu-user, whose plugin API is version 1),
+# which puts every load and store of the guest's threads through a MESI
+# directory of 64-byte lines and counts, per item, the transfers (a line
+# taken from another thread's cache: load-hitm, load-shared, store-hitm,
+# store-shared) and the upgrades (a store invalidating other copies, no
+# data moved). The model's caches are unbounded and its timing is qemu's
+# (ns/item and ≈lines then describe the emulated run, 10-40× slower than
+# native), so compare the rings with each other and with the floor rows,
+# which the same model counts: 2 transfers per round trip, 2 per 7 items.
+#   COHERENCE=1 benches/scripts/spsc_line_counts.sh 2000000 200000
 #
 # Modes: keep-pace (both free-running: the report's single-item
 # throughput), fall-behind (the consumer idles 30 µs, the producer fills
@@ -53,14 +75,35 @@ RINGS=${RINGS:-"hotq-spsc rtrb ringbuf"}
 MODES=${MODES:-"keep-pace fall-behind round-trip"}
 C2C=${C2C:-1}
 
-if ! command -v perf >/dev/null 2>&1; then
-    echo "spsc_line_counts: perf is not installed" >&2
-    exit 1
+if [ -z "${BIN:-}" ]; then
+    cargo build --release --locked -q -p hotq-benches --example spsc_lines || exit 1
+    BIN=target/release/examples/spsc_lines
 fi
-cargo build --release --locked -q -p hotq-benches --example spsc_lines || exit 1
-BIN=target/release/examples/spsc_lines
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+
+if [ "${COHERENCE:-0}" = 1 ]; then
+    command -v qemu-x86_64 >/dev/null 2>&1 || {
+        echo "spsc_line_counts: COHERENCE=1 needs qemu-x86_64 (Debian: apt-get install qemu-user)" >&2
+        exit 1
+    }
+    gcc -O2 -Wall -Wextra -shared -fPIC -o "$work/coherence.so" \
+        benches/scripts/coherence/coherence.c || exit 1
+    echo "spsc_line_counts: line transfers counted by the coherence model under $(qemu-x86_64 --version | head -1)"
+    C2C=0
+    EVENTS=transfers,load-hitm,load-shared,store-hitm,store-shared,upgrades,accesses
+elif [ -n "${HOTQ_COUNTERS:-}" ] || ! command -v perf >/dev/null 2>&1; then
+    echo "spsc_line_counts: the example counts in-process (HOTQ_COUNTERS=1; perf: $(command -v perf || echo none))"
+    export HOTQ_COUNTERS=1
+    C2C=0
+    # The columns: every EVENT=value the example prints after its times
+    # (the events this machine counts), read off one short run.
+    events=$("$BIN" floor round-trip 1000 2>"$work/missing" |
+        tr ' ' '\n' | grep = | grep -v -E '^(ring|mode|items|pinned|ns_per_item|drain_ns)=' |
+        cut -d= -f1 | paste -sd, -)
+    sed 's/^/  /' "$work/missing"
+    EVENTS=$events
+fi
 
 # counts EVENT: whether perf stat counts EVENT on this machine.
 counts() {
@@ -100,7 +143,16 @@ echo "spsc_line_counts: $(nproc) cores, load: $(uptime | sed 's/.*load average/l
 # row "ring mode n ns drain ev1 ev2 ... hitm" to $work/rows.
 run() {
     local ring=$1 mode=$2 n=$3 out
-    out=$(perf stat -x, -e "$events" -o "$work/stat" -- "$BIN" "$ring" "$mode" "$n") || {
+    if [ "${COHERENCE:-0}" = 1 ]; then
+        # The plugin's totals (all threads) joined to the example's line.
+        out=$(qemu-x86_64 -d plugin -plugin "$work/coherence.so" "$BIN" "$ring" "$mode" "$n" 2>&1)
+        out="$(grep '^ring=' <<<"$out" | sed 's/coherence:.*//') $(grep -o 'coherence: vcpu=all.*' <<<"$out")"
+        [[ $out == *transfers=* ]]
+    elif [ -n "${HOTQ_COUNTERS:-}" ]; then
+        out=$("$BIN" "$ring" "$mode" "$n" 2>/dev/null)
+    else
+        out=$(perf stat -x, -e "$events" -o "$work/stat" -- "$BIN" "$ring" "$mode" "$n")
+    fi || {
         echo "spsc_lines $ring $mode failed" >&2
         return 1
     }
@@ -109,6 +161,26 @@ run() {
     drain=$(sed -n 's/.*drain_ns=\([0-9.]*\).*/\1/p' <<<"$out")
     local row="$ring $mode $n $ns ${drain:--}" e v
     IFS=, read -ra evs <<<"$events"
+    if [ "${COHERENCE:-0}" = 1 ]; then
+        # The model's totals, divided by the items here.
+        for e in "${evs[@]}"; do
+            v=$(tr ' ' '\n' <<<"${out#*coherence:}" | sed -n "s/^$e=//p")
+            row+=" $(awk -v v="${v:-0}" -v n="$n" 'BEGIN { printf "%.3f", v / n }')"
+        done
+        echo "$row" >>"$work/rows"
+        echo "  $out" >&2
+        return 0
+    fi
+    if [ -n "${HOTQ_COUNTERS:-}" ]; then
+        # The example's own counts, already per item (task-clock in ns).
+        for e in "${evs[@]}"; do
+            v=$(tr ' ' '\n' <<<"$out" | sed -n "s/^$e=//p")
+            row+=" ${v:-n/a}"
+        done
+        echo "$row" >>"$work/rows"
+        echo "  $out" >&2
+        return 0
+    fi
     for e in "${evs[@]}"; do
         # perf stat -x, lines: value,unit,event,...
         # task-clock comes in msec: its column is in ns.
@@ -165,5 +237,5 @@ half=$(awk '$1 == "floor" && $2 == "round-trip" { print $4 / 2; exit }' "$work/r
         for (i = 6; i <= NF; i++) printf " %s", $i
         printf "\n"
     }' "$work/rows"
-} | column -t
+} | if command -v column >/dev/null 2>&1; then column -t; else cat; fi
 echo "(per item; round-trip rows per trip. ≈lines = ns/item ÷ (floor round trip / 2 = $half ns). Load after: $(uptime | sed 's/.*load average/load average/'))"
