@@ -46,8 +46,14 @@
  *   coherence: vcpu=N accesses=... hits=... load-hitm=... load-shared=...
  *       store-hitm=... store-shared=... upgrades=... cold=... transfers=...
  *
+ * With the argument top=N it also prints the N lines that moved most,
+ * each with its address and its transfers and upgrades, and a summary of
+ * where the rest moved: which line is the index, which a slot, is read off
+ * the addresses (a ring's slots are one run of consecutive lines).
+ *
  * Build: gcc -O2 -shared -fPIC -o coherence.so coherence.c
- * Run:   qemu-x86_64 -plugin ./coherence.so ./program args
+ * Run:   qemu-x86_64 -d plugin -plugin ./coherence.so[,top=8] ./program args
+ *        (-d plugin: qemu_plugin_outs writes to QEMU's log, stderr)
  *
  * Written for QEMU's plugin API version 1 (QEMU 4.2 to 8.1, Debian 12's
  * qemu-user 7.2); the declarations below are the parts of that API this
@@ -98,6 +104,17 @@ __attribute__((visibility("default"))) int qemu_plugin_version = 1;
     (((uint64_t)(tag) << 24) | ((uint64_t)((owner) + 1) << 16) | (sharers))
 
 static _Atomic uint64_t *directory;
+
+/* Per slot of the directory, with top=N: the line it last counted for
+ * and that line's transfers and upgrades (a slot taken over by another
+ * line starts again from zero). */
+struct line_counts {
+    _Atomic uint64_t line;
+    _Atomic uint64_t transfers;
+    _Atomic uint64_t upgrades;
+};
+static struct line_counts *per_line;
+static int top;
 
 enum class_ { HIT, LOAD_HITM, LOAD_SHARED, STORE_HITM, STORE_SHARED, UPGRADE, COLD, CLASSES };
 static const char *const names[CLASSES] = {
@@ -159,6 +176,16 @@ static void access_line(unsigned int me, uint64_t line, bool store)
             atomic_compare_exchange_weak_explicit(w, &old, next, memory_order_relaxed,
                                                   memory_order_relaxed)) {
             counts[me].n[c]++;
+            if (per_line != NULL && c != HIT && c != COLD) {
+                struct line_counts *l = &per_line[slot];
+                if (atomic_load_explicit(&l->line, memory_order_relaxed) != line) {
+                    atomic_store_explicit(&l->line, line, memory_order_relaxed);
+                    atomic_store_explicit(&l->transfers, 0, memory_order_relaxed);
+                    atomic_store_explicit(&l->upgrades, 0, memory_order_relaxed);
+                }
+                atomic_fetch_add_explicit(c == UPGRADE ? &l->upgrades : &l->transfers, 1,
+                                          memory_order_relaxed);
+            }
             return;
         }
     }
@@ -202,6 +229,47 @@ static void print_counts(const char *who, const struct counts *k)
     qemu_plugin_outs(line);
 }
 
+/* The `top` lines with the most transfers, heaviest first. */
+static void print_top_lines(void)
+{
+    size_t slots = (size_t)1 << SLOTS_LOG;
+    size_t *best = calloc((size_t)top, sizeof *best);
+    int found = 0;
+    if (best == NULL) {
+        return;
+    }
+    for (size_t i = 0; i < slots; i++) {
+        uint64_t t = atomic_load(&per_line[i].transfers) + atomic_load(&per_line[i].upgrades);
+        if (t == 0) {
+            continue;
+        }
+        int at = found < top ? found++ : top;
+        while (at > 0) {
+            size_t b = best[at - 1];
+            if (atomic_load(&per_line[b].transfers) + atomic_load(&per_line[b].upgrades) >= t) {
+                break;
+            }
+            if (at < top) {
+                best[at] = b;
+            }
+            at--;
+        }
+        if (at < top) {
+            best[at] = i;
+        }
+    }
+    for (int k = 0; k < found; k++) {
+        char line[160];
+        struct line_counts *l = &per_line[best[k]];
+        snprintf(line, sizeof line, "coherence: line=0x%llx transfers=%llu upgrades=%llu\n",
+                 (unsigned long long)(atomic_load(&l->line) << LINE_SHIFT),
+                 (unsigned long long)atomic_load(&l->transfers),
+                 (unsigned long long)atomic_load(&l->upgrades));
+        qemu_plugin_outs(line);
+    }
+    free(best);
+}
+
 static void on_exit_(qemu_plugin_id_t id, void *udata)
 {
     (void)id;
@@ -220,17 +288,32 @@ static void on_exit_(qemu_plugin_id_t id, void *udata)
         }
     }
     print_counts("vcpu=all", &total);
+    if (per_line != NULL) {
+        print_top_lines();
+    }
 }
 
 __attribute__((visibility("default"))) int
 qemu_plugin_install(qemu_plugin_id_t id, const struct qemu_info_t *info, int argc, char **argv)
 {
     (void)info;
-    (void)argc;
-    (void)argv;
+    for (int i = 0; i < argc; i++) {
+        if (strncmp(argv[i], "top=", 4) == 0) {
+            top = atoi(argv[i] + 4);
+        } else {
+            fprintf(stderr, "coherence: unknown argument %s (top=N)\n", argv[i]);
+            return 1;
+        }
+    }
     directory = calloc((size_t)1 << SLOTS_LOG, sizeof *directory);
     if (directory == NULL) {
         return 1;
+    }
+    if (top > 0) {
+        per_line = calloc((size_t)1 << SLOTS_LOG, sizeof *per_line);
+        if (per_line == NULL) {
+            return 1;
+        }
     }
     qemu_plugin_register_vcpu_tb_trans_cb(id, on_translate);
     qemu_plugin_register_atexit_cb(id, on_exit_, NULL);
