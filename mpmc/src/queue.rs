@@ -378,12 +378,21 @@ impl<T> Queue<T> {
                         backoff.spin();
                     }
                 }
+            } else if moved_past(stamp, tail) {
+                // Another producer has claimed position `tail` since we
+                // loaded it (and published it; a consumer may even have
+                // freed the slot since): our `tail` is stale, as after a
+                // lost CAS. There is nothing to decide, so neither the fence
+                // nor a look at `head`, the line the consumers are working
+                // on: load the new `tail` and try again.
+                backoff.snooze();
+                tail = self.tail.load(Ordering::Relaxed);
             } else {
                 // The slot is not free for this lap: last lap's item is
                 // still in it (published, or claimed by a consumer that has
-                // not freed the slot), last lap's producer is between claim
-                // and publish, or our `tail` is stale. SeqCst fence: pairs
-                // with the consumers' SeqCst claims in `pop` (see there) and
+                // not freed the slot), or last lap's producer is between
+                // claim and publish. SeqCst fence: pairs with the
+                // consumers' SeqCst claims in `pop` (see there) and
                 // with the fence in `pop`'s own check: this thread's `head`
                 // load below sees every claim that precedes the fence in
                 // the total order, so "full" is reported only if no pop
@@ -456,11 +465,18 @@ impl<T> Queue<T> {
                         backoff.spin();
                     }
                 }
+            } else if moved_past(stamp, head.wrapping_add(1)) {
+                // Another consumer has taken position `head` since we
+                // loaded it (the slot is empty for a later lap, or holds a
+                // later lap's item): our `head` is stale, as after a lost
+                // CAS. Nothing to decide: no fence, no look at `tail`.
+                backoff.snooze();
+                head = self.head.load(Ordering::Relaxed);
             } else {
                 // The slot holds no item for this lap: it is empty, its
-                // producer is between claim and publish, last lap's item is
-                // still in it (its consumer, or a `force_push` evicting it,
-                // is mid-operation), or our `head` is stale. SeqCst fence:
+                // producer is between claim and publish, or last lap's item
+                // is still in it (its consumer, or a `force_push` evicting
+                // it, is mid-operation). SeqCst fence:
                 // pairs with the producers' SeqCst claims in `push_or_else`
                 // (see there for the interleaving) and with the fence in
                 // its "full" check: the `tail` load below sees every claim
@@ -656,6 +672,20 @@ impl<T> Queue<T> {
     }
 }
 
+/// Whether a slot's `stamp` is past `position`, the stamp it has when
+/// whoever loaded the position from `tail` (a producer: `position` is
+/// `tail`, free for its lap) or `head` (a consumer: `head + 1`, this lap's
+/// item) could use the slot: then another thread has taken that position
+/// since, and the copy of `tail` or `head` is stale. Stamps and positions
+/// are compared by their wrapping difference, which the crate's bound on a
+/// stalled operation keeps below half the range; a stamp behind `position`
+/// (the slot still on last lap) is not past it.
+#[inline]
+fn moved_past(stamp: Position, position: Position) -> bool {
+    let ahead = stamp.wrapping_sub(position);
+    ahead != 0 && ahead <= Position::MAX / 2
+}
+
 impl<T> Drop for Queue<T> {
     fn drop(&mut self) {
         if !core::mem::needs_drop::<T>() {
@@ -686,8 +716,8 @@ impl<T> fmt::Debug for Queue<T> {
 
 #[cfg(all(test, not(loom)))]
 mod tests {
-    use super::{Queue, Slot};
-    use crate::sync::AtomicPosition;
+    use super::{Queue, Slot, moved_past};
+    use crate::sync::{AtomicPosition, Position};
     use core::mem::size_of;
 
     #[test]
@@ -721,5 +751,47 @@ mod tests {
         assert_eq!(q.pop(), Some(4));
         assert!(q.has_room_ahead(1), "slot 0, lap 2: freed by the pop of 4");
         assert!(!q.has_room_ahead(2), "slot 1, lap 2: still holds 5");
+    }
+
+    #[test]
+    fn moved_past_tells_a_stale_position_from_a_slot_still_on_last_lap() {
+        // Capacity 3: one lap is 4 positions, index 0..3 of each.
+        let lap: Position = 4;
+        for start in [0, 1000 * lap, Position::MAX - lap + 1] {
+            let tail = start.wrapping_add(2);
+            // A producer at `tail`: the slot is free (not past), or holds
+            // last lap's item or is still being written last lap (behind,
+            // not past), or another producer took `tail` (past: this
+            // lap's item, then freed for the next lap).
+            assert!(!moved_past(tail, tail), "free");
+            assert!(
+                !moved_past(tail.wrapping_sub(lap) + 1, tail),
+                "last lap's item"
+            );
+            assert!(
+                !moved_past(tail.wrapping_sub(lap), tail),
+                "last lap mid-write"
+            );
+            assert!(moved_past(tail.wrapping_add(1), tail), "this lap's item");
+            assert!(
+                moved_past(tail.wrapping_add(lap), tail),
+                "freed for next lap"
+            );
+            // A consumer at `head` compares against `head + 1`: empty for
+            // this lap or last lap's item is not past; taken by another
+            // consumer (freed for the next lap, or its item already) is.
+            let head = tail;
+            let ready = head.wrapping_add(1);
+            assert!(!moved_past(head, ready), "empty this lap");
+            assert!(
+                !moved_past(head.wrapping_sub(lap) + 1, ready),
+                "last lap's item"
+            );
+            assert!(moved_past(head.wrapping_add(lap), ready), "taken, freed");
+            assert!(
+                moved_past(head.wrapping_add(lap) + 1, ready),
+                "taken, next item in"
+            );
+        }
     }
 }
