@@ -378,30 +378,30 @@ impl<T> Queue<T> {
                         backoff.spin();
                     }
                 }
-            } else if moved_past(stamp, tail) {
-                // Another producer has claimed position `tail` since we
-                // loaded it (and published it; a consumer may even have
-                // freed the slot since): our `tail` is stale, as after a
-                // lost CAS. There is nothing to decide, so neither the fence
-                // nor a look at `head`, the line the consumers are working
-                // on: load the new `tail` and try again.
-                backoff.snooze();
-                tail = self.tail.load(Ordering::Relaxed);
             } else {
-                // The slot is not free for this lap: last lap's item is
-                // still in it (published, or claimed by a consumer that has
-                // not freed the slot), or last lap's producer is between
-                // claim and publish. SeqCst fence: pairs with the
-                // consumers' SeqCst claims in `pop` (see there) and
-                // with the fence in `pop`'s own check: this thread's `head`
-                // load below sees every claim that precedes the fence in
-                // the total order, so "full" is reported only if no pop
-                // had claimed an item by then. Loom does model fences:
-                // `crosswise_pushes_do_not_both_see_full` fails without it.
-                fence(Ordering::SeqCst);
-                value = when_blocked(value, tail, new_tail, slot, stamp)?;
-                // Someone is mid-operation on this slot, and may be
-                // preempted: let it run, then look again.
+                if !moved_past(stamp, tail) {
+                    // The slot is not free for this lap: last lap's item
+                    // is still in it (published, or claimed by a consumer
+                    // that has not freed the slot), or last lap's producer
+                    // is between claim and publish. SeqCst fence: pairs
+                    // with the consumers' SeqCst claims in `pop` (see
+                    // there) and with the fence in `pop`'s own check: this
+                    // thread's `head` load below sees every claim that
+                    // precedes the fence in the total order, so "full" is
+                    // reported only if no pop had claimed an item by then.
+                    // Loom does model fences:
+                    // `crosswise_pushes_do_not_both_see_full` fails
+                    // without it.
+                    fence(Ordering::SeqCst);
+                    value = when_blocked(value, tail, new_tail, slot, stamp)?;
+                }
+                // Else another producer has claimed position `tail` since
+                // we loaded it (and published it; a consumer may even have
+                // freed the slot since): our `tail` is stale, as after a
+                // lost CAS, and there is nothing to decide, so neither the
+                // fence nor a look at `head`, the line the consumers are
+                // working on. Either way someone is mid-operation here, or
+                // was, and may be preempted: let it run, then look again.
                 backoff.snooze();
                 tail = self.tail.load(Ordering::Relaxed);
             }
@@ -465,36 +465,37 @@ impl<T> Queue<T> {
                         backoff.spin();
                     }
                 }
-            } else if moved_past(stamp, head.wrapping_add(1)) {
-                // Another consumer has taken position `head` since we
+            } else {
+                if !moved_past(stamp, head.wrapping_add(1)) {
+                    // The slot holds no item for this lap: it is empty, its
+                    // producer is between claim and publish, or last lap's
+                    // item is still in it (its consumer, or a `force_push`
+                    // evicting it, is mid-operation). SeqCst fence: pairs
+                    // with the producers' SeqCst claims in `push_or_else`
+                    // (see there for the interleaving) and with the fence
+                    // in its "full" check: the `tail` load below sees
+                    // every claim that precedes this fence in the total
+                    // order. Loom does model fences:
+                    // `crosswise_pops_do_not_both_see_empty` fails without
+                    // it.
+                    fence(Ordering::SeqCst);
+                    // Empty only if the slot is empty for this lap too.
+                    // With `tail == head` but last lap's item still in the
+                    // slot, the queue may be a capacity-1 queue in the
+                    // middle of a `force_push`: its eviction has moved
+                    // `head` onto `tail`, but the new item is about to take
+                    // the old one's place, so the queue was never empty.
+                    // Wait for the slot instead.
+                    if stamp == head && self.tail.load(Ordering::Relaxed) == head {
+                        return None;
+                    }
+                }
+                // Else another consumer has taken position `head` since we
                 // loaded it (the slot is empty for a later lap, or holds a
                 // later lap's item): our `head` is stale, as after a lost
-                // CAS. Nothing to decide: no fence, no look at `tail`.
-                backoff.snooze();
-                head = self.head.load(Ordering::Relaxed);
-            } else {
-                // The slot holds no item for this lap: it is empty, its
-                // producer is between claim and publish, or last lap's item
-                // is still in it (its consumer, or a `force_push` evicting
-                // it, is mid-operation). SeqCst fence:
-                // pairs with the producers' SeqCst claims in `push_or_else`
-                // (see there for the interleaving) and with the fence in
-                // its "full" check: the `tail` load below sees every claim
-                // that precedes this fence in the total order. Loom does
-                // model fences: `crosswise_pops_do_not_both_see_empty`
-                // fails without it.
-                fence(Ordering::SeqCst);
-                // Empty only if the slot is empty for this lap too. With
-                // `tail == head` but last lap's item still in the slot, the
-                // queue may be a capacity-1 queue in the middle of a
-                // `force_push`: its eviction has moved `head` onto `tail`,
-                // but the new item is about to take the old one's place, so
-                // the queue was never empty. Wait for the slot instead.
-                if stamp == head && self.tail.load(Ordering::Relaxed) == head {
-                    return None;
-                }
-                // Someone is mid-operation on this slot, and may be
-                // preempted: let it run, then look again.
+                // CAS, and there is nothing to decide: no fence, no look at
+                // `tail`. Either way someone is mid-operation here, or was,
+                // and may be preempted: let it run, then look again.
                 seam(Seam::PopWaits);
                 backoff.snooze();
                 head = self.head.load(Ordering::Relaxed);
