@@ -117,15 +117,7 @@ const AMD: [Event; 2] = [
 /// ones, and the vendor's line-transfer events by `/proc/cpuinfo`'s
 /// `vendor_id`.
 pub fn events() -> Vec<Event> {
-    let vendor = std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("vendor_id"))
-                .and_then(|l| l.split(':').nth(1))
-                .map(|v| v.trim().to_owned())
-        })
-        .unwrap_or_default();
+    let vendor = crate::report::header::cpuinfo("vendor_id").unwrap_or_default();
     let mut all = SOFTWARE_EVENTS.to_vec();
     all.extend(GENERIC);
     match vendor.as_str() {
@@ -224,11 +216,6 @@ impl Counters {
             unsafe { libc::ioctl(file.as_raw_fd(), IOC_ENABLE, 0) };
         }
         (Counters { open }, failed)
-    }
-
-    /// Whether no counter opened.
-    pub fn is_empty(&self) -> bool {
-        self.open.is_empty()
     }
 
     /// Each open counter's count so far, scaled up where the kernel
