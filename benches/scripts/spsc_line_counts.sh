@@ -161,21 +161,19 @@ run() {
     drain=$(sed -n 's/.*drain_ns=\([0-9.]*\).*/\1/p' <<<"$out")
     local row="$ring $mode $n $ns ${drain:--}" e v
     IFS=, read -ra evs <<<"$events"
-    if [ "${COHERENCE:-0}" = 1 ]; then
-        # The model's totals, divided by the items here.
+    if [ "${COHERENCE:-0}" = 1 ] || [ -n "${HOTQ_COUNTERS:-}" ]; then
+        # Counts the run printed itself as EVENT=value: the model's totals
+        # (after `coherence:`), divided by the items here, or the example's
+        # own, already per item (task-clock in ns).
+        local per=1
+        [ "${COHERENCE:-0}" = 1 ] && per=$n
         for e in "${evs[@]}"; do
             v=$(tr ' ' '\n' <<<"${out#*coherence:}" | sed -n "s/^$e=//p")
-            row+=" $(awk -v v="${v:-0}" -v n="$n" 'BEGIN { printf "%.3f", v / n }')"
-        done
-        echo "$row" >>"$work/rows"
-        echo "  $out" >&2
-        return 0
-    fi
-    if [ -n "${HOTQ_COUNTERS:-}" ]; then
-        # The example's own counts, already per item (task-clock in ns).
-        for e in "${evs[@]}"; do
-            v=$(tr ' ' '\n' <<<"$out" | sed -n "s/^$e=//p")
-            row+=" ${v:-n/a}"
+            if [[ $v =~ ^[0-9.]+$ ]]; then
+                row+=" $(awk -v v="$v" -v n="$per" 'BEGIN { printf "%.3f", v / n }')"
+            else
+                row+=" n/a"
+            fi
         done
         echo "$row" >>"$work/rows"
         echo "  $out" >&2
