@@ -168,6 +168,7 @@ fn unicast_works_with_every_wait_strategy() {
         "Sleeping 1 ms",
         Sleeping::new(std::time::Duration::from_millis(1)),
     );
+    run("Sleeping at once", Sleeping::default().with_tries(0, 0));
     run("BusySpinWithoutHint", BusySpinWithoutHint);
     run(
         "TimeoutBlocking",

@@ -81,6 +81,7 @@ enum Layout {
 enum Wait {
     Yielding,
     Sleeping,
+    SleepingAtOnce,
     Blocking,
     PhasedBackoff,
 }
@@ -226,6 +227,7 @@ fn wait_strategy(builder: Builder<Event>, wait: Wait) -> Builder<Event> {
     match wait {
         Wait::Yielding => builder.wait_strategy(Yielding),
         Wait::Sleeping => builder.wait_strategy(Sleeping::default()),
+        Wait::SleepingAtOnce => builder.wait_strategy(Sleeping::default().with_tries(0, 0)),
         Wait::Blocking => builder.wait_strategy(Blocking),
         Wait::PhasedBackoff => builder.wait_strategy(PhasedBackoff::new(10, 10)),
     }

@@ -12,7 +12,7 @@
 //! | row | handlers wait by |
 //! |---|---|
 //! | `hotq-disruptor` | `BusySpinWithoutHint`: spins with no spin-loop hint, as the crate's `BusySpin` |
-//! | `hotq-disruptor (sleep 10 µs)` | `Sleeping::new(10 µs)`: 100 spins, 100 `yield_now`, then a 10 µs sleep per poll |
+//! | `hotq-disruptor (sleep 10 µs)` | `Sleeping::new(10 µs).with_tries(0, 0)`: a 10 µs sleep per poll that finds nothing, from the first |
 //! | `disruptor` | `BusySpin` (the crate's README benchmark; no spin-loop hint) |
 //! | `disruptor (sleep 10 µs)` | `Sleep::new(10 µs)`: 4.4 ships no yielding strategy; `Sleep` is its only one that gives the core away |
 //! | `crossbeam-channel arcs` | the channel's own `recv`/`send`: crossbeam's `Backoff::snooze` (spins of 1 to 64 steps, then `yield_now` four times), then parked on a futex |
@@ -28,8 +28,10 @@
 //! with more threads than cores would pick a strategy that gives the core
 //! away, so there the goals compare the two sleeping rows, `hotq-disruptor
 //! (sleep 10 µs) ÷ disruptor (sleep 10 µs)` ([`oversubscribed`]): the same
-//! nap, so they differ by the ring (the crate has no yielding strategy;
-//! until 2026-12-03 our side was `Yielding`, which had no peer row).
+//! nap from the first miss, so they differ by the ring (the crate has no
+//! yielding strategy; until 2026-12-03 our side was `Yielding`, which had
+//! no peer row, and until 2026-12-04 it spun and yielded before its first
+//! nap, which cost the sequencer two thirds of its throughput there).
 //! Unicast (two threads) always compares the busy-spin rows. Every row runs
 //! on every machine, so the other pair's ratio is in the report's tables
 //! either way.

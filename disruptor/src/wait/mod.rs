@@ -10,7 +10,7 @@
 //! | [`BusySpin`] | one core at 100% (with the spin-loop hint) | lowest |
 //! | [`BusySpinWithoutHint`] | one core at 100%, no hint (no `pause` on x86) | lowest, more power |
 //! | [`Yielding`] | spins, then `yield_now` (a core at 100% unless others run) | low |
-//! | [`Sleeping`] | spins, yields, then sleeps in naps of a chosen length | about a nap |
+//! | [`Sleeping`] | spins, yields (100 of each by default; none suits more threads than cores), then sleeps in naps of a chosen length | about a nap |
 //! | [`Blocking`] | parked on a condition variable: no CPU | a futex wake |
 //! | [`TimeoutBlocking`] | as `Blocking`; the handler's `on_timeout` runs after each quiet spell of the timeout | a futex wake |
 //! | [`PhasedBackoff`] | spins, yields, then parks like `Blocking` | low, then a futex wake |
@@ -72,10 +72,19 @@ pub(crate) mod sealed {
         BusySpin,
         BusySpinWithoutHint,
         Yielding,
-        Sleeping { nap: core::time::Duration },
+        Sleeping {
+            nap: core::time::Duration,
+            spin_tries: u32,
+            yield_tries: u32,
+        },
         Blocking,
-        TimeoutBlocking { timeout: core::time::Duration },
-        PhasedBackoff { spin_tries: u32, yield_tries: u32 },
+        TimeoutBlocking {
+            timeout: core::time::Duration,
+        },
+        PhasedBackoff {
+            spin_tries: u32,
+            yield_tries: u32,
+        },
     }
 
     pub trait Sealed {
@@ -85,9 +94,10 @@ pub(crate) mod sealed {
 
 pub(crate) use sealed::Waiter;
 
-/// Busy-wait steps before [`Yielding`] and [`Sleeping`] start yielding.
+/// Busy-wait steps before [`Yielding`] and [`Sleeping`] (by default) start
+/// yielding.
 const SPIN_TRIES: u32 = 100;
-/// Yields before [`Sleeping`] starts sleeping.
+/// Yields before [`Sleeping`] starts sleeping (by default).
 const YIELD_TRIES: u32 = 100;
 /// How long [`Sleeping`] naps at a time by default (the OS rounds it up, to
 /// some 50 µs on Linux).
@@ -148,10 +158,14 @@ impl Waiter {
                         backoff.yield_now();
                     }
                 }
-                Waiter::Sleeping { nap } => {
-                    if tries < SPIN_TRIES {
+                Waiter::Sleeping {
+                    nap,
+                    spin_tries,
+                    yield_tries,
+                } => {
+                    if tries < spin_tries {
                         backoff.spin();
-                    } else if tries < SPIN_TRIES + YIELD_TRIES {
+                    } else if tries - spin_tries < yield_tries {
                         backoff.yield_now();
                     } else {
                         backoff.sleep(nap);
@@ -209,9 +223,15 @@ mod tests {
         Waiter::BusySpin,
         Waiter::BusySpinWithoutHint,
         Waiter::Yielding,
-        Waiter::Sleeping { nap: NAP },
+        Waiter::Sleeping {
+            nap: NAP,
+            spin_tries: SPIN_TRIES,
+            yield_tries: YIELD_TRIES,
+        },
         Waiter::Sleeping {
             nap: Duration::from_millis(2),
+            spin_tries: 0,
+            yield_tries: 0,
         },
         Waiter::Blocking,
         // Longer than the tests' waits: it must wake on progress, not time out.
