@@ -7,12 +7,14 @@
 //! ```
 //!
 //! Arguments: the workload (`trip` round trips over two queues of 8,
-//! `cap8`/`cap1024` blocking throughput, `async8`/`async1024` on tokio),
-//! the contender (`hotq`, `crossbeam`, `kanal`; async: `hotq`, `kanal`,
-//! `tokio`), the items or trips, and `nopin` to leave threads unpinned.
-//! Prints the workload's figure (M items/s, or the median trip in ns).
+//! `cap8`/`cap1024` blocking throughput, `wake` the wake-up latency of a
+//! parked consumer, `async8`/`async1024` on tokio), the contender (`hotq`,
+//! `crossbeam`, `kanal`, `sync`: `mpsc::sync_channel`, `mpmc`: the
+//! hotq-mpmc channel; async: `hotq`, `kanal`, `tokio`), the items, trips
+//! or wake-ups, and `nopin` to leave threads unpinned. Prints the
+//! workload's figure (M items/s, or the median trip or wake-up in ns).
 use hotq_benches::channel::Channel;
-use hotq_benches::waiting::{asynchronous, blocking};
+use hotq_benches::waiting::{asynchronous, blocking, wake};
 use hotq_benches::workloads::{round_trip, spsc};
 
 fn run<C: Channel>(what: &str, n: u64) -> f64 {
@@ -20,6 +22,7 @@ fn run<C: Channel>(what: &str, n: u64) -> f64 {
         "trip" => round_trip::round_trip::<C>(n, 8).figure,
         "cap8" => spsc::throughput::<C>(n, 8, spsc::Ops::Single),
         "cap1024" => spsc::throughput::<C>(n, 1024, spsc::Ops::Single),
+        "wake" => wake::wake_up_latency::<C>(n).figure,
         _ => panic!("workload"),
     }
 }
@@ -46,6 +49,8 @@ fn main() {
             "hotq" => run::<blocking::HotqSpscBlocking>(what, n),
             "crossbeam" => run::<hotq_benches::contenders::CrossbeamChannel>(what, n),
             "kanal" => run::<hotq_benches::contenders::Kanal>(what, n),
+            "sync" => run::<hotq_benches::contenders::SyncChannel>(what, n),
+            "mpmc" => run::<hotq_benches::contenders::HotqMpmcChannel>(what, n),
             _ => panic!("who"),
         }
     };

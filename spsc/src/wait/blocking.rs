@@ -64,6 +64,12 @@ const HINT_STEPS: u32 = 7;
 /// Yields of the spin phase that come whatever the clock says.
 const MIN_YIELDS: u32 = 4;
 
+/// A park at least this long marks the waiter *quiet*: its hand-offs are
+/// sporadic, and its next wait skips the spin's yields (see
+/// [`block_until`]). Ten times [`SPIN_TIME`]: a hand-off this late would
+/// not have been caught by the spin anyway.
+const QUIET: Duration = Duration::from_micros(200);
+
 /// Waits in `slot` until `check` is ready or abandoned, or `deadline`
 /// passes. A deadline already past makes this a single check; a spurious
 /// wake-up (or a stale one from an earlier wait) only checks again.
@@ -74,18 +80,45 @@ const MIN_YIELDS: u32 = 4;
 /// membarrier and no wake-up. The bound is time, not a count of steps,
 /// because what it must outlast is time: the other side's wake-up. Once
 /// one side has parked (after a start barrier, a preemption), the other
-/// side's reply comes only after the parked side's wake-up latency (the
-/// report's wake-up workload reads about 10 µs here for every queue:
-/// idle vCPUs halt); a spin shorter than that parks too, and from then on
-/// every hop parks and pays a wake-up: the 30 µs round trip of the queues
-/// that always park (sync_channel, flume, Condvar), which is what ours
-/// read in a run of the report with the earlier budget, 63 hints and 4
-/// yields (2.5 µs + 2 µs here when nothing else runs). A thread blocked for longer parks and uses no CPU: 20 µs
-/// of spin per wait is 0.002 % of a second-long block.
+/// side's reply comes only after the parked side's wake-up latency (some
+/// 10 µs here for a thread that spun before it parked, see below); a spin
+/// shorter than that parks too, and from then on every hop parks and pays
+/// a wake-up: the 30 µs round trip of the queues that always park
+/// (sync_channel, flume, Condvar), which is what ours read in a run of the
+/// report with the earlier budget, 63 hints and 4 yields (2.5 µs + 2 µs
+/// here when nothing else runs). A thread blocked for longer parks and
+/// uses no CPU: 20 µs of spin per wait is 0.002 % of a second-long block.
+///
+/// The spin has a price when nothing comes: on the Intel VM (Linux 6.18),
+/// a thread that yielded or spun for 20 µs before it parked was woken
+/// 10 µs after the unpark, one that parked after the hints alone in
+/// 1.5–2 µs (the report's wake-up workload: an item every 500 µs;
+/// `waiting_probe wake`). So a waiter whose last wait parked for [`QUIET`]
+/// or longer, one whose items (or room) come sporadically, skips the
+/// yields and parks after the hints; the first wait that does not park
+/// that long (a burst has begun) brings them back for the next one.
 fn block_until<R>(
     slot: &WaitSlot,
     deadline: Option<Instant>,
+    check: impl FnMut() -> Check<R>,
+) -> Result<R, Stop> {
+    let quiet = SPIN && slot.is_quiet();
+    let mut parked_long = false;
+    let done = wait(slot, deadline, check, quiet, &mut parked_long);
+    if SPIN {
+        slot.set_quiet(parked_long);
+    }
+    done
+}
+
+/// [`block_until`]'s wait: the spin (its hints only when `quiet`), then
+/// park; sets `parked_long` when a park lasted [`QUIET`] or more.
+fn wait<R>(
+    slot: &WaitSlot,
+    deadline: Option<Instant>,
     mut check: impl FnMut() -> Check<R>,
+    quiet: bool,
+    parked_long: &mut bool,
 ) -> Result<R, Stop> {
     let past = |deadline: Option<Instant>| deadline.is_some_and(|d| Instant::now() >= d);
     if SPIN {
@@ -100,6 +133,9 @@ fn block_until<R>(
             if step < HINT_STEPS {
                 (0..1 << step).for_each(|_| spin_loop());
                 continue;
+            }
+            if quiet {
+                break;
             }
             let now = Instant::now();
             let began = *yields_began.get_or_insert(now);
@@ -136,6 +172,9 @@ fn block_until<R>(
         match deadline {
             Some(d) => thread::park_timeout(d.saturating_duration_since(now)),
             None => thread::park(),
+        }
+        if SPIN && !*parked_long {
+            *parked_long = now.elapsed() >= QUIET;
         }
         slot.retract();
     }
@@ -395,5 +434,51 @@ impl From<Stop> for WaitError {
             Stop::Timeout => WaitError::Timeout,
             Stop::Abandoned => WaitError::Abandoned,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Check, block_until};
+    use crate::RingBuffer;
+    use std::sync::Barrier;
+    use std::thread;
+    use std::time::Duration;
+
+    /// A wait that parks for long marks the slot quiet (its next wait
+    /// skips the yields); a wait that ends without a long park clears it
+    /// again. The state the spin's length is chosen by.
+    #[test]
+    fn a_long_park_makes_the_next_wait_quiet_and_a_quick_hand_off_undoes_it() {
+        let (mut tx, mut rx) = RingBuffer::<u32>::new(4);
+        assert!(!rx.ring().waiters.items.is_quiet());
+        let start = Barrier::new(2);
+        thread::scope(|s| {
+            s.spawn(|| {
+                start.wait();
+                // Well past `QUIET` (200 µs): the consumer is parked by then.
+                thread::sleep(Duration::from_millis(20));
+                tx.push(1).unwrap();
+            });
+            start.wait();
+            assert_eq!(rx.pop_timeout(Duration::from_secs(30)), Ok(1));
+        });
+        let items = &rx.ring().waiters.items;
+        assert!(items.is_quiet(), "a 20 ms park");
+        // A wait whose third check succeeds: caught by the spin hints.
+        let mut checks = 0;
+        let quick = block_until(items, None, || {
+            checks += 1;
+            if checks < 3 {
+                Check::Wait
+            } else {
+                Check::Ready(())
+            }
+        });
+        assert!(quick.is_ok());
+        assert!(!items.is_quiet(), "a hand-off within the spin");
+        // A wait that times out parked for its whole timeout: quiet too.
+        assert!(rx.pop_timeout(Duration::from_millis(5)).is_err());
+        assert!(rx.ring().waiters.items.is_quiet(), "a 5 ms timeout");
     }
 }

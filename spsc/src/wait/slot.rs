@@ -77,6 +77,12 @@ pub(crate) struct WaitSlot {
     /// waiter's alone. Written only when it changes: it shares its cache
     /// line with `state`, which the worker loads on every publish.
     yields: TrackedCell<u8>,
+    /// Whether the blocking waiter's last wait parked for long
+    /// (`blocking::QUIET`): hand-offs are sporadic, so its next wait parks
+    /// after the spin hints, without the yields (`blocking::block_until`
+    /// says why). The waiter's alone; written only when it changes, as
+    /// `yields`.
+    quiet: TrackedCell<bool>,
 }
 
 /// What `Waker::will_wake` compares: the raw waker's data and vtable
@@ -106,6 +112,7 @@ impl WaitSlot {
             pace: TrackedCell::new(barrier::Pace::new()),
             announced: TrackedCell::new(None),
             yields: TrackedCell::new(0),
+            quiet: TrackedCell::new(false),
         }
     }
 
@@ -318,6 +325,23 @@ impl WaitSlot {
         self.yields.with_mut(|cell| unsafe {
             if *cell != 0 {
                 *cell = 0;
+            }
+        });
+    }
+
+    /// Whether the blocking waiter's last wait parked for long.
+    pub(crate) fn is_quiet(&self) -> bool {
+        // SAFETY: `quiet` is the waiter's alone: only the waiter's
+        // `is_quiet` and `set_quiet` touch it, and each slot has one waiter.
+        self.quiet.with_mut(|cell| unsafe { *cell })
+    }
+
+    /// Records whether the blocking waiter's wait parked for long.
+    pub(crate) fn set_quiet(&self, quiet: bool) {
+        // SAFETY: the waiter's alone, as in `is_quiet`.
+        self.quiet.with_mut(|cell| unsafe {
+            if *cell != quiet {
+                *cell = quiet;
             }
         });
     }
