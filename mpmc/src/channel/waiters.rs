@@ -42,7 +42,7 @@ use core::task::Waker;
 
 use crate::sync::AtomicUsize;
 use crate::sync::blocking::{
-    self, Arc, AtomicBool, Instant, Mutex, Ordering, SpinFirst, Thread, load_after_claim,
+    self, Arc, AtomicBool, Instant, Mutex, Ordering, Quiet, SpinFirst, Thread, load_after_claim,
 };
 
 /// In `Waiters::flags`: someone is on the list.
@@ -110,6 +110,8 @@ pub(crate) struct Waiters {
     /// carries them (see the module docs).
     flags: AtomicUsize,
     list: Mutex<VecDeque<Arc<Waiter>>>,
+    /// Whether this side's last blocking wait parked for long.
+    quiet: Quiet,
 }
 
 impl Waiters {
@@ -117,6 +119,7 @@ impl Waiters {
         Waiters {
             flags: AtomicUsize::new(0),
             list: Mutex::new(VecDeque::new()),
+            quiet: Quiet::new(),
         }
     }
 
@@ -224,13 +227,31 @@ impl Waiters {
     /// when the phase runs out without it, the parking phase tries anyway,
     /// so it can delay a try by the phase's length (microseconds), never
     /// block one.
+    ///
+    /// The spin has no yields when this side's last wait parked for long
+    /// ([`Quiet`]); each wait records how long its last park lasted.
     pub(crate) fn block_on<R>(
+        &self,
+        deadline: Option<Instant>,
+        attempt: impl FnMut() -> Option<R>,
+        worth_trying: impl Fn() -> bool,
+    ) -> Option<R> {
+        let mut parked_for = None;
+        let done = self.wait(deadline, attempt, worth_trying, &mut parked_for);
+        self.quiet.set(parked_for);
+        done
+    }
+
+    /// [`block_on`](Self::block_on)'s wait; sets `parked_for` to how long
+    /// its last park lasted.
+    fn wait<R>(
         &self,
         deadline: Option<Instant>,
         mut attempt: impl FnMut() -> Option<R>,
         worth_trying: impl Fn() -> bool,
+        parked_for: &mut Option<core::time::Duration>,
     ) -> Option<R> {
-        let spin = SpinFirst::new();
+        let spin = SpinFirst::new(self.quiet.get());
         'spin: loop {
             if let Some(done) = attempt() {
                 return Some(done);
@@ -255,7 +276,9 @@ impl Waiters {
                 self.leave(&waiter);
                 return Some(done);
             }
+            let parked_at = Instant::now();
             let in_time = waiter.park(deadline);
+            *parked_for = Some(parked_at.elapsed());
             // Notified or not, the next step is a try: a notification is
             // used by it.
             self.unregister(&waiter);
@@ -266,5 +289,59 @@ impl Waiters {
                 return None;
             }
         }
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::Waiters;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::thread;
+    use std::time::{Duration, Instant};
+
+    /// A wait that parks for long makes its side quiet (the next wait's
+    /// spin has no yields); a wait that ends without a long park clears
+    /// it again.
+    #[test]
+    fn a_long_park_makes_the_side_quiet_and_a_quick_hand_off_undoes_it() {
+        let waiters = Waiters::new();
+        assert!(!waiters.quiet.get());
+        let (ready, done) = (AtomicBool::new(false), AtomicBool::new(false));
+        thread::scope(|s| {
+            s.spawn(|| {
+                // Well past `QUIET` (200 µs): the waiter is parked by then.
+                thread::sleep(Duration::from_millis(20));
+                ready.store(true, Ordering::SeqCst);
+                // Until the waiter is back: this test's `attempt` is not a
+                // queue operation, so it lacks the fence the wake-up
+                // protocol pairs with; repeating the notification makes up
+                // for it.
+                while !done.load(Ordering::SeqCst) {
+                    waiters.notify_one();
+                    thread::sleep(Duration::from_millis(1));
+                }
+            });
+            let deadline = Instant::now() + Duration::from_secs(30);
+            let got = waiters.block_on(
+                Some(deadline),
+                || ready.load(Ordering::SeqCst).then_some(()),
+                || true,
+            );
+            done.store(true, Ordering::SeqCst);
+            assert_eq!(got, Some(()), "not woken within 30 s");
+        });
+        assert!(waiters.quiet.get(), "a 20 ms park");
+        // A wait whose third try succeeds: within the spin, no park.
+        let mut tries = 0;
+        let got = waiters.block_on(
+            None,
+            || {
+                tries += 1;
+                (tries >= 3).then_some(())
+            },
+            || true,
+        );
+        assert_eq!(got, Some(()));
+        assert!(!waiters.quiet.get(), "a hand-off within the spin");
     }
 }
