@@ -64,6 +64,16 @@ const HINT_STEPS: u32 = 7;
 /// Yields of the spin phase that come whatever the clock says.
 const MIN_YIELDS: u32 = 4;
 
+/// Which phase of [`block_until`] a check is made in.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// The spin: a check may ask for more than the caller needs (a hint:
+    /// the parking phase asks for exactly that, before it parks).
+    Spin,
+    /// Before and after each park: exact.
+    Park,
+}
+
 /// A park at least this long marks the waiter *quiet*: its hand-offs are
 /// sporadic, and its next wait skips the spin's yields (see
 /// [`block_until`]). Ten times [`SPIN_TIME`]: a hand-off this late would
@@ -100,7 +110,7 @@ const QUIET: Duration = Duration::from_micros(200);
 fn block_until<R>(
     slot: &WaitSlot,
     deadline: Option<Instant>,
-    check: impl FnMut() -> Check<R>,
+    check: impl FnMut(Phase) -> Check<R>,
 ) -> Result<R, Stop> {
     let quiet = SPIN && slot.is_quiet();
     let mut parked_long = false;
@@ -116,7 +126,7 @@ fn block_until<R>(
 fn wait<R>(
     slot: &WaitSlot,
     deadline: Option<Instant>,
-    mut check: impl FnMut() -> Check<R>,
+    mut check: impl FnMut(Phase) -> Check<R>,
     quiet: bool,
     parked_long: &mut bool,
 ) -> Result<R, Stop> {
@@ -124,10 +134,11 @@ fn wait<R>(
     if SPIN {
         let mut yields_began = None;
         for step in 0.. {
-            match check() {
+            match check(Phase::Spin) {
                 Check::Ready(r) => return Ok(r),
                 Check::Abandoned => return Err(Stop::Abandoned),
-                Check::Wait if past(deadline) => return Err(Stop::Timeout),
+                // The parking phase's first check is exact, and comes first.
+                Check::Wait if past(deadline) => break,
                 Check::Wait => {}
             }
             if step < HINT_STEPS {
@@ -147,7 +158,7 @@ fn wait<R>(
     }
     let waker = Waker::from(Arc::new(Unparker(thread::current())));
     loop {
-        match check() {
+        match check(Phase::Park) {
             Check::Ready(r) => return Ok(r),
             Check::Abandoned => return Err(Stop::Abandoned),
             Check::Wait => {}
@@ -158,7 +169,7 @@ fn wait<R>(
         }
         slot.register(&waker);
         // The protocol's second load: after the registration's barrier.
-        match check() {
+        match check(Phase::Park) {
             Check::Ready(r) => {
                 slot.retract();
                 return Ok(r);
@@ -282,11 +293,20 @@ impl<T> Producer<T> {
 
     fn block_for_room(&self, n: usize, deadline: Option<Instant>) -> Result<usize, Stop> {
         let ring: &RingBuffer<T> = self.ring();
+        // While it spins, the producer waits for half the ring to be free,
+        // as the hotq-mpmc channel's senders do. A full ring's consumer is
+        // the bottleneck; retrying as soon as one slot frees puts the
+        // producer on the line the consumer reads and on its `head`, and
+        // every push after the wait waits again. Nothing the consumer
+        // could take is delayed: half the ring still holds items. A hint
+        // only: the parking phase asks for `n`, and asks before it parks.
+        let ahead = n.max(ring.capacity() / 2);
         // `usize::MAX`: always the latest head, so the count returned is
         // the free slots when the wait ended, not a cached lower bound.
-        block_until(&ring.waiters.room, deadline, || {
+        block_until(&ring.waiters.room, deadline, |phase| {
             let free = self.free_slots(usize::MAX);
-            if free >= n {
+            let wanted = if phase == Phase::Spin { ahead } else { n };
+            if free >= wanted {
                 return Check::Ready(free);
             }
             if !ring.is_abandoned() {
@@ -401,7 +421,7 @@ impl<T> Consumer<T> {
         let ring: &RingBuffer<T> = self.ring();
         // `usize::MAX`: always the latest tail, so the count returned is
         // the items ready when the wait ended, not a cached lower bound.
-        block_until(&ring.waiters.items, deadline, || {
+        block_until(&ring.waiters.items, deadline, |_| {
             let ready = self.ready_items(usize::MAX);
             if ready >= n {
                 return Check::Ready(ready);
@@ -467,7 +487,7 @@ mod tests {
         assert!(items.is_quiet(), "a 20 ms park");
         // A wait whose third check succeeds: caught by the spin hints.
         let mut checks = 0;
-        let quick = block_until(items, None, || {
+        let quick = block_until(items, None, |_| {
             checks += 1;
             if checks < 3 {
                 Check::Wait
@@ -480,5 +500,33 @@ mod tests {
         // A wait that times out parked for its whole timeout: quiet too.
         assert!(rx.pop_timeout(Duration::from_millis(5)).is_err());
         assert!(rx.ring().waiters.items.is_quiet(), "a 5 ms timeout");
+    }
+
+    /// A blocked push waits for half the ring while it spins, but that is
+    /// a hint: one slot freed is enough for it to finish, long before its
+    /// timeout, whether the slot frees during the spin or after the park.
+    #[test]
+    fn a_blocked_push_takes_a_single_freed_slot() {
+        for delay in [Duration::ZERO, Duration::from_millis(5)] {
+            let (mut tx, mut rx) = RingBuffer::<u32>::new(64);
+            for i in 0..64 {
+                tx.push(i).unwrap();
+            }
+            let start = Barrier::new(2);
+            thread::scope(|s| {
+                s.spawn(|| {
+                    start.wait();
+                    thread::sleep(delay);
+                    assert_eq!(rx.pop(), Ok(0));
+                });
+                start.wait();
+                assert_eq!(
+                    tx.push_timeout(64, Duration::from_secs(30)),
+                    Ok(()),
+                    "pop after {delay:?}"
+                );
+            });
+            assert_eq!(rx.slots(), 64, "pop after {delay:?}");
+        }
     }
 }
