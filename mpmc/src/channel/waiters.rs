@@ -311,12 +311,12 @@ mod tests {
             s.spawn(|| {
                 // Well past `QUIET` (200 µs): the waiter is parked by then.
                 thread::sleep(Duration::from_millis(20));
-                ready.store(true, Ordering::SeqCst);
+                ready.store(true, Ordering::Relaxed);
                 // Until the waiter is back: this test's `attempt` is not a
                 // queue operation, so it lacks the fence the wake-up
                 // protocol pairs with; repeating the notification makes up
                 // for it.
-                while !done.load(Ordering::SeqCst) {
+                while !done.load(Ordering::Relaxed) {
                     waiters.notify_one();
                     thread::sleep(Duration::from_millis(1));
                 }
@@ -324,10 +324,10 @@ mod tests {
             let deadline = Instant::now() + Duration::from_secs(30);
             let got = waiters.block_on(
                 Some(deadline),
-                || ready.load(Ordering::SeqCst).then_some(()),
+                || ready.load(Ordering::Relaxed).then_some(()),
                 || true,
             );
-            done.store(true, Ordering::SeqCst);
+            done.store(true, Ordering::Relaxed);
             assert_eq!(got, Some(()), "not woken within 30 s");
         });
         assert!(waiters.quiet.get(), "a 20 ms park");
