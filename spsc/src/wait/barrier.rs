@@ -170,6 +170,15 @@ mod membarrier {
             self.decide(Instant::now(), fenced_now)
         }
 
+        /// Whether the waiter's last registration is more than
+        /// [`UNFENCE_AFTER`](Self::UNFENCE_AFTER) old (or there was none):
+        /// a fenced slot whose waiter stopped registering should leave the
+        /// fenced protocol without waiting for its next registration.
+        pub(crate) fn stale(&self) -> bool {
+            self.last
+                .is_none_or(|last| last.elapsed() > Self::UNFENCE_AFTER)
+        }
+
         /// [`fence_next`](Self::fence_next) at the instant `now`.
         fn decide(&mut self, now: Instant, fenced_now: bool) -> bool {
             let since = self.last.replace(now).map(|last| now - last);
@@ -230,6 +239,10 @@ mod membarrier {
 
         pub(crate) fn fence_next(&mut self, fenced_now: bool) -> bool {
             fenced_now
+        }
+
+        pub(crate) fn stale(&self) -> bool {
+            false
         }
     }
 }

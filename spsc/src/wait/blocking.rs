@@ -112,6 +112,7 @@ fn block_until<R>(
     deadline: Option<Instant>,
     check: impl FnMut(Phase) -> Check<R>,
 ) -> Result<R, Stop> {
+    slot.unfence_if_stale();
     let quiet = SPIN && slot.is_quiet();
     let mut parked_long = false;
     let done = wait(slot, deadline, check, quiet, &mut parked_long);

@@ -44,6 +44,9 @@ fn poll_wait<R>(
     registered: &mut bool,
     mut check: impl FnMut() -> Check<R>,
 ) -> Poll<Result<R, ()>> {
+    if !*registered {
+        slot.unfence_if_stale();
+    }
     let mut outcome = check();
     if let Check::Wait = outcome {
         if !*registered && slot.take_yield(ASYNC_YIELDS) {
