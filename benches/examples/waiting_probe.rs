@@ -10,7 +10,10 @@
 //! `cap8`/`cap1024` blocking throughput, `wake` the wake-up latency of a
 //! parked consumer, `async8`/`async1024` on tokio), the contender (`hotq`,
 //! `crossbeam`, `kanal`, `sync`: `mpsc::sync_channel`, `mpmc`: the
-//! hotq-mpmc channel; async: `hotq`, `kanal`, `tokio`), the items, trips
+//! hotq-mpmc channel, and `try` / `rtrb`: hotq-spsc's and rtrb's try
+//! calls in the report's wait loop, the SPSC suite's contenders, for the
+//! same workload without a waiting layer; async: `hotq`, `kanal`,
+//! `tokio`), the items, trips
 //! or wake-ups, and `nopin` to leave threads unpinned. Prints the
 //! workload's figure (M items/s, or the median trip or wake-up in ns).
 use hotq_benches::channel::Channel;
@@ -51,6 +54,8 @@ fn main() {
             "kanal" => run::<hotq_benches::contenders::Kanal>(what, n),
             "sync" => run::<hotq_benches::contenders::SyncChannel>(what, n),
             "mpmc" => run::<hotq_benches::contenders::HotqMpmcChannel>(what, n),
+            "try" => run::<hotq_benches::contenders::HotqSpsc>(what, n),
+            "rtrb" => run::<hotq_benches::contenders::Rtrb>(what, n),
             _ => panic!("who"),
         }
     };

@@ -220,6 +220,7 @@ impl<T> Producer<T> {
     /// // Full and abandoned: waiting could never succeed.
     /// assert_eq!(tx.push_timeout(4, Duration::from_secs(10)), Err(PushTimeoutError::Abandoned(4)));
     /// ```
+    #[inline]
     pub fn push_timeout(&mut self, value: T, timeout: Duration) -> Result<(), PushTimeoutError<T>> {
         self.push_until(value, Deadline::After(timeout))
     }
@@ -245,11 +246,18 @@ impl<T> Producer<T> {
         self.push_until(value, Deadline::At(deadline))
     }
 
+    /// The try first, inlined into the caller's loop as `push` is; the
+    /// wait out of line.
+    #[inline]
     fn push_until(&mut self, value: T, deadline: Deadline) -> Result<(), PushTimeoutError<T>> {
-        let value = match self.push(value) {
-            Ok(()) => return Ok(()),
-            Err(PushError::Full(value)) => value,
-        };
+        match self.push(value) {
+            Ok(()) => Ok(()),
+            Err(PushError::Full(value)) => self.push_waiting(value, deadline),
+        }
+    }
+
+    #[inline(never)]
+    fn push_waiting(&mut self, value: T, deadline: Deadline) -> Result<(), PushTimeoutError<T>> {
         match self.block_for_room(1, deadline.at()) {
             Ok(_) => match self.push(value) {
                 Ok(()) => Ok(()),
@@ -353,6 +361,7 @@ impl<T> Consumer<T> {
     /// let (_tx, mut rx) = RingBuffer::<u8>::new(4);
     /// assert_eq!(rx.pop_timeout(Duration::from_millis(5)), Err(PopTimeoutError::Timeout));
     /// ```
+    #[inline]
     pub fn pop_timeout(&mut self, timeout: Duration) -> Result<T, PopTimeoutError> {
         self.pop_until(Deadline::After(timeout))
     }
@@ -374,10 +383,18 @@ impl<T> Consumer<T> {
         self.pop_until(Deadline::At(deadline))
     }
 
+    /// The try first, inlined into the caller's loop as `pop` is; the
+    /// wait out of line.
+    #[inline]
     fn pop_until(&mut self, deadline: Deadline) -> Result<T, PopTimeoutError> {
-        if let Ok(value) = self.pop() {
-            return Ok(value);
+        match self.pop() {
+            Ok(value) => Ok(value),
+            Err(_) => self.pop_waiting(deadline),
         }
+    }
+
+    #[inline(never)]
+    fn pop_waiting(&mut self, deadline: Deadline) -> Result<T, PopTimeoutError> {
         match self.block_for_items(1, deadline.at()) {
             // SAFETY: an item was seen ready, and only this consumer takes it.
             Ok(_) => Ok(unsafe { self.take_front() }),
