@@ -166,7 +166,7 @@
 //! | `EventPoller::poll`, `poll_at_most`, `available` | never | as `try_publish` (a poll may wake a parked consumer after it) | wait-free |
 //! | `remaining_capacity`, `is_halted`, `halt` | never | `halt` takes the notifier's lock if someone is parked | wait-free |
 //! | a handler's processor loop | never, per event | only its wait strategy's (none for `BusySpin`, `Yielding` yields, `Sleeping` naps, the parking ones park) | as fast as its dependencies |
-//! | `build_*`, `shutdown`, `shutdown_timeout`, the last producer's drop | yes (the ring, the threads) | yes: spawns, joins, sleeps while draining | `shutdown` waits for the drain; the timeout bounds it; the drop waits only for handlers after no poller |
+//! | `build_*`, `shutdown`, `shutdown_timeout`, the last producer's drop | yes (the ring, the threads) | yes: spawns, joins, parks while draining | `shutdown` waits for the drain; the timeout bounds it; the drop waits only for handlers after no poller |
 //!
 //! # Topologies
 //!
