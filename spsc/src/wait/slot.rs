@@ -413,6 +413,21 @@ mod tests {
         }
     }
 
+    /// Registers and retracts until the slot switches to fences: back-to-back
+    /// registrations are closer than `Pace::FENCE_WITHIN` unless the thread
+    /// is preempted between two, so a hundred pairs.
+    fn fence_by_close_registrations(slot: &WaitSlot, waker: &Waker) {
+        let switched = (0..100).any(|_| {
+            slot.register(waker);
+            slot.retract();
+            slot.fenced_now()
+        });
+        assert!(
+            switched,
+            "a hundred back-to-back registrations never fenced"
+        );
+    }
+
     #[test]
     fn close_registrations_switch_to_fences_and_a_quiet_spell_switches_back() {
         if !barrier::available() {
@@ -424,17 +439,7 @@ mod tests {
         assert!(!slot.fenced_now());
         let count = Arc::new(Count(AtomicUsize::new(0)));
         let waker = Waker::from(Arc::clone(&count));
-        // Back-to-back registrations are closer than `Pace::FENCE_WITHIN`
-        // unless the thread is preempted between two: a hundred pairs.
-        let switched = (0..100).any(|_| {
-            slot.register(&waker);
-            slot.retract();
-            slot.fenced_now()
-        });
-        assert!(
-            switched,
-            "a hundred back-to-back registrations never fenced"
-        );
+        fence_by_close_registrations(&slot, &waker);
         // Fenced: the worker's slow path still finds and wakes the waiter,
         // and keeps the protocol bit.
         let woken = count.0.load(Ordering::Relaxed);
@@ -463,15 +468,7 @@ mod tests {
         }
         let slot = WaitSlot::new(true);
         let waker = Waker::from(Arc::new(Count(AtomicUsize::new(0))));
-        let switched = (0..100).any(|_| {
-            slot.register(&waker);
-            slot.retract();
-            slot.fenced_now()
-        });
-        assert!(
-            switched,
-            "a hundred back-to-back registrations never fenced"
-        );
+        fence_by_close_registrations(&slot, &waker);
         // Not yet stale: stays fenced.
         slot.unfence_if_stale();
         assert!(slot.fenced_now(), "unfenced within UNFENCE_AFTER");
