@@ -20,65 +20,9 @@
 //! (`empty`) per item; `h/t` is rtrb's time ÷ hotq-spsc's (above 1:
 //! hotq-spsc faster).
 
-use std::hint::spin_loop;
-use std::time::Instant;
-
 use hotq_benches::pin;
 use hotq_benches::workloads::floor;
-use hotq_benches::workloads::pair::pair;
-
-/// Every ring's capacity: the report's.
-const CAP: usize = 1024;
-
-/// One ring's round.
-struct Out {
-    /// ns per item, the consumer's wall time.
-    ns: f64,
-    /// Failed pushes.
-    full: u64,
-    /// Failed pops.
-    empty: u64,
-}
-
-/// One round of one ring, built as `(tx, rx)`: `push` and `pop` try once
-/// (true or `Some` on success); the producer pushes `0..items`, the
-/// consumer pops and checks them.
-fn run<Tx: Send, Rx: Send>(
-    items: u64,
-    (mut tx, mut rx): (Tx, Rx),
-    push: impl Fn(&mut Tx, u64) -> bool + Send,
-    pop: impl Fn(&mut Rx) -> Option<u64> + Send,
-) -> Out {
-    let mut full = 0u64;
-    let full_out = &mut full;
-    let (ns, empty) = pair(
-        1,
-        move || {
-            for i in 0..items {
-                while !push(&mut tx, i) {
-                    *full_out += 1;
-                    spin_loop();
-                }
-            }
-        },
-        move || {
-            let t0 = Instant::now();
-            let mut empty = 0u64;
-            for i in 0..items {
-                loop {
-                    if let Some(v) = pop(&mut rx) {
-                        assert_eq!(v, i, "lost, duplicated or reordered an item");
-                        break;
-                    }
-                    empty += 1;
-                    spin_loop();
-                }
-            }
-            (t0.elapsed().as_nanos() as f64 / items as f64, empty)
-        },
-    );
-    Out { ns, full, empty }
-}
+use hotq_benches::workloads::pace::{self, Paced};
 
 fn main() {
     let items: u64 = std::env::args()
@@ -92,28 +36,8 @@ fn main() {
     pin::configure(true);
     for r in 0..rounds {
         let d = floor::distance();
-        let h = run(
-            items,
-            hotq_spsc::RingBuffer::<u64>::new(CAP),
-            |tx: &mut hotq_spsc::Producer<u64>, i| tx.push(i).is_ok(),
-            |rx: &mut hotq_spsc::Consumer<u64>| rx.pop().ok(),
-        );
-        let t = run(
-            items,
-            rtrb::RingBuffer::<u64>::new(CAP),
-            |tx: &mut rtrb::Producer<u64>, i| tx.push(i).is_ok(),
-            |rx: &mut rtrb::Consumer<u64>| rx.pop().ok(),
-        );
-        let b = {
-            use ringbuf::traits::{Consumer as _, Producer as _, Split as _};
-            run(
-                items,
-                ringbuf::HeapRb::<u64>::new(CAP).split(),
-                |tx: &mut ringbuf::HeapProd<u64>, i| tx.try_push(i).is_ok(),
-                |rx: &mut ringbuf::HeapCons<u64>| rx.try_pop(),
-            )
-        };
-        let per = |o: &Out| {
+        let [h, t, b] = [0, 1, 2].map(|r| pace::ring(r, items, || {}, || {}));
+        let per = |o: &Paced| {
             format!(
                 "{:6.2} ns  full/item {:5.3} empty/item {:5.3}",
                 o.ns,

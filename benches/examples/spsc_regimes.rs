@@ -30,14 +30,10 @@
 //! prints the median ns per item (the consumer's wall time ÷ items) and
 //! the failed pushes (`f`) and pops (`e`) per item of the median run.
 
-use std::hint::{black_box, spin_loop};
-use std::time::Instant;
+use std::hint::black_box;
 
 use hotq_benches::pin;
-use hotq_benches::workloads::pair::pair;
-
-/// Every ring's capacity: the report's.
-const CAP: usize = 1024;
+use hotq_benches::workloads::pace::{self, CAP, Paced, RINGS};
 
 /// `n` steps the compiler keeps (about a cycle each).
 #[inline(never)]
@@ -45,91 +41,6 @@ fn work(n: u32) {
     let mut x = 0u32;
     for _ in 0..n {
         x = black_box(x + 1);
-    }
-}
-
-/// One run: ns per item, failed pushes and pops per item.
-#[derive(Clone, Copy)]
-struct Run {
-    ns: f64,
-    full: f64,
-    empty: f64,
-}
-
-/// One run of one ring built as `(tx, rx)`, with `p` steps of work before
-/// each push and `c` after each pop.
-fn run<Tx: Send, Rx: Send>(
-    items: u64,
-    (mut tx, mut rx): (Tx, Rx),
-    (p, c): (u32, u32),
-    push: impl Fn(&mut Tx, u64) -> bool + Send,
-    pop: impl Fn(&mut Rx) -> Option<u64> + Send,
-) -> Run {
-    let mut full = 0u64;
-    let full_out = &mut full;
-    let (ns, empty) = pair(
-        1,
-        move || {
-            for i in 0..items {
-                work(p);
-                while !push(&mut tx, i) {
-                    *full_out += 1;
-                    spin_loop();
-                }
-            }
-        },
-        move || {
-            let t0 = Instant::now();
-            let mut empty = 0u64;
-            for i in 0..items {
-                loop {
-                    if let Some(v) = pop(&mut rx) {
-                        assert_eq!(v, i, "lost, duplicated or reordered an item");
-                        break;
-                    }
-                    empty += 1;
-                    spin_loop();
-                }
-                work(c);
-            }
-            (t0.elapsed().as_nanos() as f64 / items as f64, empty)
-        },
-    );
-    let per = |n: u64| n as f64 / items as f64;
-    Run {
-        ns,
-        full: per(full),
-        empty: per(empty),
-    }
-}
-
-/// Ring `r` (0 hotq-spsc, 1 rtrb, 2 ringbuf) with work `pc`.
-fn ring(r: usize, items: u64, pc: (u32, u32)) -> Run {
-    match r {
-        0 => run(
-            items,
-            hotq_spsc::RingBuffer::<u64>::new(CAP),
-            pc,
-            |tx: &mut hotq_spsc::Producer<u64>, i| tx.push(i).is_ok(),
-            |rx: &mut hotq_spsc::Consumer<u64>| rx.pop().ok(),
-        ),
-        1 => run(
-            items,
-            rtrb::RingBuffer::<u64>::new(CAP),
-            pc,
-            |tx: &mut rtrb::Producer<u64>, i| tx.push(i).is_ok(),
-            |rx: &mut rtrb::Consumer<u64>| rx.pop().ok(),
-        ),
-        _ => {
-            use ringbuf::traits::{Consumer as _, Producer as _, Split as _};
-            run(
-                items,
-                ringbuf::HeapRb::<u64>::new(CAP).split(),
-                pc,
-                |tx: &mut ringbuf::HeapProd<u64>, i| tx.try_push(i).is_ok(),
-                |rx: &mut ringbuf::HeapCons<u64>| rx.try_pop(),
-            )
-        }
     }
 }
 
@@ -145,7 +56,7 @@ fn main() {
     println!(
         "{items} items per run, capacity {CAP}, median of {rounds} runs; ns per item (f: failed pushes, e: failed pops, per item)\n"
     );
-    println!("| work | hotq-spsc | rtrb | ringbuf |");
+    println!("| work | {} |", RINGS.join(" | "));
     println!("|---|---|---|---|");
     let steps = [0u32, 1, 2, 4, 8, 16];
     let cells = steps
@@ -153,17 +64,19 @@ fn main() {
         .map(|&n| (n, 0))
         .chain(steps.iter().skip(1).map(|&n| (0, n)));
     for (k, pc) in cells.enumerate() {
-        let mut runs: [Vec<Run>; 3] = Default::default();
+        let (p, c) = pc;
+        let mut runs: [Vec<Paced>; 3] = Default::default();
         for round in 0..rounds {
             for i in 0..3 {
                 let r = (round + k + i) % 3;
-                runs[r].push(ring(r, items, pc));
+                runs[r].push(pace::ring(r, items, || work(p), || work(c)));
             }
         }
-        let cell = |v: &mut Vec<Run>| {
+        let per = |n: u64| n as f64 / items as f64;
+        let cell = |v: &mut Vec<Paced>| {
             v.sort_by(|a, b| a.ns.total_cmp(&b.ns));
             let m = v[v.len() / 2];
-            format!("{:.2} (f {:.3}, e {:.3})", m.ns, m.full, m.empty)
+            format!("{:.2} (f {:.3}, e {:.3})", m.ns, per(m.full), per(m.empty))
         };
         let work = match pc {
             (0, 0) => "none".to_string(),

@@ -2,6 +2,7 @@
 
 pub mod floor;
 pub mod mpmc;
+pub mod pace;
 pub mod pair;
 pub mod round_trip;
 pub mod spsc;
