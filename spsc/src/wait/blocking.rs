@@ -222,7 +222,10 @@ impl<T> Producer<T> {
     /// ```
     #[inline]
     pub fn push_timeout(&mut self, value: T, timeout: Duration) -> Result<(), PushTimeoutError<T>> {
-        self.push_until(value, Deadline::After(timeout))
+        match self.push(value) {
+            Ok(()) => Ok(()),
+            Err(PushError::Full(value)) => self.push_waiting_for(value, timeout),
+        }
     }
 
     /// As [`push_timeout`](Self::push_timeout), with a deadline: a
@@ -243,20 +246,33 @@ impl<T> Producer<T> {
         value: T,
         deadline: Instant,
     ) -> Result<(), PushTimeoutError<T>> {
-        self.push_until(value, Deadline::At(deadline))
-    }
-
-    /// The try first, inlined into the caller's loop as `push` is; the
-    /// wait out of line.
-    #[inline]
-    fn push_until(&mut self, value: T, deadline: Deadline) -> Result<(), PushTimeoutError<T>> {
         match self.push(value) {
             Ok(()) => Ok(()),
-            Err(PushError::Full(value)) => self.push_waiting(value, deadline),
+            Err(PushError::Full(value)) => self.push_waiting_until(value, deadline),
         }
     }
 
+    // `push_timeout` and `push_deadline` inline their try into the
+    // caller's loop, as `push` is, and wait out of line. The timeout or
+    // deadline goes to the wait as itself (two registers), not as a
+    // `Deadline` (a value in memory, which the caller's loop stored on
+    // every push: three stores per item on the hot path).
+
     #[inline(never)]
+    fn push_waiting_for(&mut self, value: T, timeout: Duration) -> Result<(), PushTimeoutError<T>> {
+        self.push_waiting(value, Deadline::After(timeout))
+    }
+
+    #[inline(never)]
+    fn push_waiting_until(
+        &mut self,
+        value: T,
+        deadline: Instant,
+    ) -> Result<(), PushTimeoutError<T>> {
+        self.push_waiting(value, Deadline::At(deadline))
+    }
+
+    #[inline(always)]
     fn push_waiting(&mut self, value: T, deadline: Deadline) -> Result<(), PushTimeoutError<T>> {
         match self.block_for_room(1, deadline.at()) {
             Ok(_) => match self.push(value) {
@@ -363,7 +379,10 @@ impl<T> Consumer<T> {
     /// ```
     #[inline]
     pub fn pop_timeout(&mut self, timeout: Duration) -> Result<T, PopTimeoutError> {
-        self.pop_until(Deadline::After(timeout))
+        match self.pop() {
+            Ok(value) => Ok(value),
+            Err(_) => self.pop_waiting_for(timeout),
+        }
     }
 
     /// As [`pop_timeout`](Self::pop_timeout), with a deadline: a deadline
@@ -380,20 +399,26 @@ impl<T> Consumer<T> {
     /// assert_eq!(rx.pop_deadline(past), Err(PopTimeoutError::Timeout));
     /// ```
     pub fn pop_deadline(&mut self, deadline: Instant) -> Result<T, PopTimeoutError> {
-        self.pop_until(Deadline::At(deadline))
-    }
-
-    /// The try first, inlined into the caller's loop as `pop` is; the
-    /// wait out of line.
-    #[inline]
-    fn pop_until(&mut self, deadline: Deadline) -> Result<T, PopTimeoutError> {
         match self.pop() {
             Ok(value) => Ok(value),
-            Err(_) => self.pop_waiting(deadline),
+            Err(_) => self.pop_waiting_until(deadline),
         }
     }
 
+    // As the producer's: the try inlined, the wait out of line, given the
+    // timeout or deadline in registers.
+
     #[inline(never)]
+    fn pop_waiting_for(&mut self, timeout: Duration) -> Result<T, PopTimeoutError> {
+        self.pop_waiting(Deadline::After(timeout))
+    }
+
+    #[inline(never)]
+    fn pop_waiting_until(&mut self, deadline: Instant) -> Result<T, PopTimeoutError> {
+        self.pop_waiting(Deadline::At(deadline))
+    }
+
+    #[inline(always)]
     fn pop_waiting(&mut self, deadline: Deadline) -> Result<T, PopTimeoutError> {
         match self.block_for_items(1, deadline.at()) {
             // SAFETY: an item was seen ready, and only this consumer takes it.
