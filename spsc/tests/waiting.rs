@@ -260,9 +260,27 @@ fn a_parked_consumer_wakes_promptly() {
 }
 
 /// Timed waits return no earlier than their timeout (or deadline), and not
-/// much later, on either side and for chunks.
+/// much later, on either side and for chunks. A timeout under 1 ms is
+/// counted from the failed try, a longer one only after the spin hints:
+/// both kinds are timed, and neither may end early.
 #[test]
 fn timeouts_are_neither_early_nor_late() {
+    within("short timeouts", LIMIT, || {
+        let timeout = Duration::from_micros(300);
+        let (mut tx, mut rx) = RingBuffer::<u64>::new(1);
+        let start = Instant::now();
+        assert_eq!(rx.pop_timeout(timeout), Err(PopTimeoutError::Timeout));
+        let took = start.elapsed();
+        assert!(took >= timeout, "pop_timeout returned early: {took:?}");
+        tx.push(1).unwrap();
+        let start = Instant::now();
+        assert_eq!(
+            tx.push_timeout(2, timeout),
+            Err(PushTimeoutError::Timeout(2))
+        );
+        let took = start.elapsed();
+        assert!(took >= timeout, "push_timeout returned early: {took:?}");
+    });
     within("timeouts", LIMIT, || {
         let timeout = Duration::from_millis(if cfg!(miri) { 5 } else { 50 });
         let (mut tx, mut rx) = RingBuffer::<u64>::new(2);
@@ -326,6 +344,10 @@ fn a_past_deadline_is_a_try() {
         assert_eq!(tx.wait_slots(1, past), Err(WaitError::Timeout));
         assert_eq!(rx.wait_items(1, past), Ok(1));
         assert_eq!(rx.pop_timeout(Duration::ZERO), Ok(1));
+        assert_eq!(
+            rx.pop_timeout(Duration::ZERO),
+            Err(PopTimeoutError::Timeout)
+        );
         assert!(start.elapsed() < SLACK);
     });
 }

@@ -31,29 +31,71 @@ enum Stop {
     Abandoned,
 }
 
-/// When a wait ends, read off the clock only once the try has failed: a
-/// clock read costs more than a push and a pop together (`Instant::now`
-/// took 43-53 ns here, a quiet 2-core VM, 2026-12-02), so a
-/// `push_timeout`/`pop_timeout` that finds room or an item reads none, as
-/// a plain `send`/`recv` of a channel. Reading it first made the blocking
-/// SPSC workload at capacity 1024 3.8 times slower (interleaved A/B,
-/// `ROUND=blocking benches/scripts/ab_spsc_try_path.sh`).
+/// When a wait ends, read off the clock as late as the wait allows: a clock
+/// read costs more than a push and a pop together (`Instant::now` took
+/// 43-53 ns here, a quiet 2-core VM, 2026-12-02).
+///
+/// - None before the try: a `push_timeout`/`pop_timeout` that finds room
+///   or an item reads none, as a plain `send`/`recv` of a channel (reading
+///   it first made the blocking SPSC workload at capacity 1024 3.8 times
+///   slower).
+/// - None during the spin hints: a wait that ends within them (the common
+///   case of a stream that keeps up) reads none either. A timeout of at
+///   least [`LAZY`] starts at the wait's first clock read after them, a
+///   few µs after the call at most, so it is stretched by under 1 %; a
+///   shorter one starts at the failed try. Either way a wait never ends
+///   before its timeout. A deadline, or a timeout, that passes during the
+///   hints is seen right after them.
+#[derive(Clone, Copy)]
 enum Deadline {
-    /// `push_timeout` / `pop_timeout`: the timeout, counted from the failed
-    /// try (a few ns after the call).
+    /// `push_timeout` / `pop_timeout`: not yet counted.
     After(Duration),
-    /// `push_deadline` / `pop_deadline`: already known.
+    /// `push_deadline` / `pop_deadline`, `wait_slots` / `wait_items`, or
+    /// a counted timeout.
     At(Instant),
+    /// A timeout beyond what an `Instant` can hold (`Duration::MAX`).
+    Never,
 }
 
+/// Timeouts at least this long are counted from the end of the spin
+/// hints (see [`Deadline`]).
+const LAZY: Duration = Duration::from_millis(1);
+
 impl Deadline {
-    /// The instant, or none when it is beyond what an `Instant` can hold
-    /// (a timeout of `Duration::MAX` waits for ever).
-    fn at(self) -> Option<Instant> {
+    fn counted_from(now: Instant, timeout: Duration) -> Self {
+        now.checked_add(timeout)
+            .map_or(Deadline::Never, Deadline::At)
+    }
+
+    /// At the failed try: a short timeout starts now.
+    fn start(self) -> Self {
         match self {
-            Deadline::After(timeout) => Instant::now().checked_add(timeout),
-            Deadline::At(at) => Some(at),
+            Deadline::After(timeout) if timeout < LAZY => {
+                Deadline::counted_from(Instant::now(), timeout)
+            }
+            known => known,
         }
+    }
+
+    /// Whether it had passed when the wait began (a single check then,
+    /// no spin): reads the clock only for a known instant.
+    fn passed_at_start(self) -> bool {
+        matches!(self, Deadline::At(at) if Instant::now() >= at)
+    }
+
+    /// The instant, a timeout not yet counted starting at `now`.
+    fn at(&mut self, now: Instant) -> Option<Instant> {
+        if let Deadline::After(timeout) = *self {
+            *self = Deadline::counted_from(now, timeout);
+        }
+        match *self {
+            Deadline::At(at) => Some(at),
+            _ => None,
+        }
+    }
+
+    fn passed(&mut self, now: Instant) -> bool {
+        self.at(now).is_some_and(|at| now >= at)
     }
 }
 
@@ -109,7 +151,7 @@ const QUIET: Duration = Duration::from_micros(200);
 /// that long (a burst has begun) brings them back for the next one.
 fn block_until<R>(
     slot: &WaitSlot,
-    deadline: Option<Instant>,
+    deadline: Deadline,
     check: impl FnMut(Phase) -> Check<R>,
 ) -> Result<R, Stop> {
     slot.unfence_if_stale();
@@ -126,12 +168,12 @@ fn block_until<R>(
 /// park; sets `parked_long` when a park lasted [`QUIET`] or more.
 fn wait<R>(
     slot: &WaitSlot,
-    deadline: Option<Instant>,
+    deadline: Deadline,
     mut check: impl FnMut(Phase) -> Check<R>,
     quiet: bool,
     parked_long: &mut bool,
 ) -> Result<R, Stop> {
-    let past = |deadline: Option<Instant>| deadline.is_some_and(|d| Instant::now() >= d);
+    let mut deadline = deadline.start();
     if SPIN {
         let mut yields_began = None;
         for step in 0.. {
@@ -139,7 +181,7 @@ fn wait<R>(
                 Check::Ready(r) => return Ok(r),
                 Check::Abandoned => return Err(Stop::Abandoned),
                 // The parking phase's first check is exact, and comes first.
-                Check::Wait if past(deadline) => break,
+                Check::Wait if step == 0 && deadline.passed_at_start() => break,
                 Check::Wait => {}
             }
             if step < HINT_STEPS {
@@ -150,6 +192,9 @@ fn wait<R>(
                 break;
             }
             let now = Instant::now();
+            if deadline.passed(now) {
+                break;
+            }
             let began = *yields_began.get_or_insert(now);
             if step >= HINT_STEPS + MIN_YIELDS && now.duration_since(began) >= SPIN_TIME {
                 break;
@@ -165,7 +210,7 @@ fn wait<R>(
             Check::Wait => {}
         }
         let now = Instant::now();
-        if deadline.is_some_and(|d| now >= d) {
+        if deadline.passed(now) {
             return Err(Stop::Timeout);
         }
         slot.register(&waker);
@@ -181,7 +226,7 @@ fn wait<R>(
             }
             Check::Wait => {}
         }
-        match deadline {
+        match deadline.at(now) {
             Some(d) => thread::park_timeout(d.saturating_duration_since(now)),
             None => thread::park(),
         }
@@ -198,7 +243,9 @@ impl<T> Producer<T> {
     /// [`PushTimeoutError::Abandoned`] when the ring is full and the
     /// consumer is gone (no room can ever come). A zero timeout is a
     /// [`push`](Self::push). The thread parks while it waits, after a brief
-    /// spin.
+    /// spin; a timeout of 1 ms or more is counted from the end of the
+    /// spin's first part (a few µs), so that a wait the spin ends never
+    /// reads the clock. It never returns `Timeout` early.
     ///
     /// ```
     /// use std::time::Duration;
@@ -274,7 +321,7 @@ impl<T> Producer<T> {
 
     #[inline(always)]
     fn push_waiting(&mut self, value: T, deadline: Deadline) -> Result<(), PushTimeoutError<T>> {
-        match self.block_for_room(1, deadline.at()) {
+        match self.block_for_room(1, deadline) {
             Ok(_) => match self.push(value) {
                 Ok(()) => Ok(()),
                 Err(_) => unreachable!("room was seen, and only this producer takes it"),
@@ -312,11 +359,11 @@ impl<T> Producer<T> {
     /// ```
     pub fn wait_slots(&mut self, n: usize, deadline: Instant) -> Result<usize, WaitError> {
         exceeds(n, self.capacity())?;
-        self.block_for_room(n, Some(deadline))
+        self.block_for_room(n, Deadline::At(deadline))
             .map_err(WaitError::from)
     }
 
-    fn block_for_room(&self, n: usize, deadline: Option<Instant>) -> Result<usize, Stop> {
+    fn block_for_room(&self, n: usize, deadline: Deadline) -> Result<usize, Stop> {
         let ring: &RingBuffer<T> = self.ring();
         // While it spins, the producer waits for half the ring to be free,
         // as the hotq-mpmc channel's senders do. A full ring's consumer is
@@ -352,7 +399,8 @@ impl<T> Consumer<T> {
     /// [`PopTimeoutError::Abandoned`] when the ring is empty and the
     /// producer is gone (items it pushed before are still returned first).
     /// A zero timeout is a [`pop`](Self::pop). The thread parks while it
-    /// waits, after a brief spin.
+    /// waits, after a brief spin; a timeout of 1 ms or more is counted as
+    /// [`push_timeout`](crate::Producer::push_timeout)'s.
     ///
     /// ```
     /// use std::time::Duration;
@@ -420,7 +468,7 @@ impl<T> Consumer<T> {
 
     #[inline(always)]
     fn pop_waiting(&mut self, deadline: Deadline) -> Result<T, PopTimeoutError> {
-        match self.block_for_items(1, deadline.at()) {
+        match self.block_for_items(1, deadline) {
             // SAFETY: an item was seen ready, and only this consumer takes it.
             Ok(_) => Ok(unsafe { self.take_front() }),
             Err(Stop::Timeout) => Err(PopTimeoutError::Timeout),
@@ -456,11 +504,11 @@ impl<T> Consumer<T> {
     /// ```
     pub fn wait_items(&mut self, n: usize, deadline: Instant) -> Result<usize, WaitError> {
         exceeds(n, self.capacity())?;
-        self.block_for_items(n, Some(deadline))
+        self.block_for_items(n, Deadline::At(deadline))
             .map_err(WaitError::from)
     }
 
-    fn block_for_items(&self, n: usize, deadline: Option<Instant>) -> Result<usize, Stop> {
+    fn block_for_items(&self, n: usize, deadline: Deadline) -> Result<usize, Stop> {
         let ring: &RingBuffer<T> = self.ring();
         // `usize::MAX`: always the latest tail, so the count returned is
         // the items ready when the wait ended, not a cached lower bound.
@@ -502,7 +550,7 @@ impl From<Stop> for WaitError {
 
 #[cfg(test)]
 mod tests {
-    use super::{Check, block_until};
+    use super::{Check, Deadline, block_until};
     use crate::RingBuffer;
     use std::sync::Barrier;
     use std::thread;
@@ -534,7 +582,7 @@ mod tests {
         assert!(items.is_quiet(), "a 20 ms park");
         // A wait whose third check succeeds: caught by the spin hints.
         let mut checks = 0;
-        let quick = block_until(items, None, |_| {
+        let quick = block_until(items, Deadline::Never, |_| {
             checks += 1;
             if checks < 3 {
                 Check::Wait
