@@ -71,7 +71,7 @@ pub fn params(o: &Options) -> Vec<(String, String)> {
         p(
             "disruptor topologies",
             format!(
-                "up to {} events per round, ring (and each channel) of {RING}; each disruptor busy-spinning and sleeping 10 µs per empty poll (the `disruptor` crate's only strategy that gives the core away; ours spins and yields briefly first), the row names say which; a topology with more threads than cores ({}) is decided by the two sleeping rows, else by the busy-spin rows",
+                "up to {} events per round, ring (and each channel) of {RING}; each disruptor busy-spinning and sleeping 10 µs per empty poll from the first (the `disruptor` crate's only strategy that gives the core away, and ours with `with_tries(0, 0)`), the row names say which; a topology with more threads than cores ({}) is decided by the two sleeping rows, else by the busy-spin rows",
                 events(o.items),
                 sequenced::cores()
             ),
