@@ -73,6 +73,11 @@ fn poll_wait<R>(
     }
 }
 
+/// Withdraws our waker if the slot holds it. Inline: every completed poll
+/// and every dropped future calls it, and almost never with a waker in
+/// the slot; out of line, it was a call per item that also kept the
+/// future's `registered` flag in memory.
+#[inline]
 fn retract(slot: &WaitSlot, registered: &mut bool) {
     if core::mem::take(registered) {
         slot.retract();

@@ -352,6 +352,9 @@ impl WaitSlot {
     }
 
     /// The async waiter made progress: it may yield again next time.
+    /// Inline: every completed poll calls it (a load, and no store unless
+    /// the waiter had yielded).
+    #[inline]
     pub(crate) fn rearm_yields(&self) {
         // SAFETY: the waiter's alone, as in `take_yield`.
         self.yields.with_mut(|cell| unsafe {
