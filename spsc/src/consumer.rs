@@ -1,6 +1,7 @@
 //! The reading half of a ring.
 
 use core::fmt;
+use core::mem::ManuallyDrop;
 use core::ptr;
 
 use crossbeam_utils::CachePadded;
@@ -22,7 +23,9 @@ use crate::{ChunkError, PeekError, PopError, ReadChunk, RingBuffer};
 /// assert_eq!(rx.pop(), Ok(1));
 /// ```
 pub struct Consumer<T> {
-    ring: Arc<RingBuffer<T>>,
+    /// Released only by `drop`, in one out-of-line call with the ring by
+    /// value (`RingBuffer::consumer_gone` says why).
+    ring: ManuallyDrop<Arc<RingBuffer<T>>>,
     /// `own` is the head; `peer` a cached copy of the producer's tail.
     cursor: CachePadded<Cursor>,
 }
@@ -39,7 +42,10 @@ impl<T: core::panic::RefUnwindSafe> core::panic::RefUnwindSafe for Consumer<T> {
 
 impl<T> Consumer<T> {
     pub(crate) fn new(ring: Arc<RingBuffer<T>>, cursor: CachePadded<Cursor>) -> Self {
-        Consumer { ring, cursor }
+        Consumer {
+            ring: ManuallyDrop::new(ring),
+            cursor,
+        }
     }
 
     /// Removes and returns the oldest item, or [`PopError::Empty`].
@@ -125,7 +131,7 @@ impl<T> Consumer<T> {
             ptr::copy_nonoverlapping(b, out.as_mut_ptr().add(a_len), b_len);
         }
         claim.end();
-        self.advance(n, ());
+        self.advance(n);
         n
     }
 
@@ -246,9 +252,8 @@ impl<T> Consumer<T> {
         // considers it initialised again: it is dropped by the caller only.
         let value = unsafe { self.ring.slot(head).read() };
         claim.end();
-        // The value is carried through `advance`'s cold wake call, so a
-        // pop loop keeps it in a register (see `advance`).
-        self.advance(1, value)
+        self.advance(1);
+        value
     }
 
     /// The free-running index of the oldest item.
@@ -261,35 +266,27 @@ impl<T> Consumer<T> {
     }
 
     /// Frees the next `n` slots, whose items the caller has moved out or
-    /// dropped, and hands `carry` back: what the caller needs afterwards
-    /// (`pop`'s item), threaded through the cold wake call so that a loop
-    /// of pops keeps it, and the new head, in registers (callgrind:
-    /// `benches/examples/hot_path`, one instruction per pop fewer than a
-    /// plain call, which left the head to reload from memory).
+    /// dropped.
     #[inline]
-    pub(crate) fn advance<C>(&mut self, n: usize, carry: C) -> C {
+    pub(crate) fn advance(&mut self, n: usize) {
         let own = self.cursor.own.wrapping_add(n);
         // Release pairs with the producer's Acquire load of head in
         // `Producer::free_slots`: our reads (and drops) of these slots
         // happen before its next writes into them.
         self.ring.head.store(own, Ordering::Release);
-        let cursor = &mut self.cursor;
-        // The cold path writes the new head into the cursor before it runs
-        // the waker, which may panic; the hot path writes it once, here.
-        let (own, carry) = self
-            .ring
-            .waiters
-            .room
-            .wake_if_waiting_carrying((own, carry), |&(own, _)| cursor.own = own);
-        cursor.own = own;
-        carry
+        // Before the wake call, which may panic: the slots are freed.
+        self.cursor.own = own;
+        self.ring.waiters.room.wake_if_waiting();
     }
 }
 
 impl<T> Drop for Consumer<T> {
+    #[inline]
     fn drop(&mut self) {
-        self.ring.abandon();
-        self.ring.waiters.room.wake_if_waiting();
+        // SAFETY: `drop` runs once, and nothing uses `self.ring` after
+        // this take: the ring is released exactly once, here.
+        let ring = unsafe { ManuallyDrop::take(&mut self.ring) };
+        RingBuffer::consumer_gone(ring);
     }
 }
 

@@ -1,6 +1,7 @@
 //! The writing half of a ring.
 
 use core::fmt;
+use core::mem::ManuallyDrop;
 use core::ptr;
 
 use crossbeam_utils::CachePadded;
@@ -22,7 +23,9 @@ use crate::{ChunkError, PushError, RingBuffer, WriteChunk, WriteChunkUninit};
 /// assert_eq!(rx.pop(), Ok(1));
 /// ```
 pub struct Producer<T> {
-    ring: Arc<RingBuffer<T>>,
+    /// Released only by `drop`, in one out-of-line call with the ring by
+    /// value (`RingBuffer::producer_gone` says why).
+    ring: ManuallyDrop<Arc<RingBuffer<T>>>,
     /// `own` is the tail; `peer` the limit it may advance to: a cached copy
     /// of the consumer's head, plus the capacity.
     cursor: CachePadded<Cursor>,
@@ -46,7 +49,10 @@ impl<T: core::panic::RefUnwindSafe> core::panic::RefUnwindSafe for Producer<T> {
 
 impl<T> Producer<T> {
     pub(crate) fn new(ring: Arc<RingBuffer<T>>, cursor: CachePadded<Cursor>) -> Self {
-        Producer { ring, cursor }
+        Producer {
+            ring: ManuallyDrop::new(ring),
+            cursor,
+        }
     }
 
     /// Appends `value`, or gives it back in [`PushError::Full`] when the
@@ -269,9 +275,12 @@ impl<T> Producer<T> {
 }
 
 impl<T> Drop for Producer<T> {
+    #[inline]
     fn drop(&mut self) {
-        self.ring.abandon();
-        self.ring.waiters.items.wake_if_waiting();
+        // SAFETY: `drop` runs once, and nothing uses `self.ring` after
+        // this take: the ring is released exactly once, here.
+        let ring = unsafe { ManuallyDrop::take(&mut self.ring) };
+        RingBuffer::producer_gone(ring);
     }
 }
 

@@ -123,7 +123,7 @@ impl<'a, T> ReadChunk<'a, T> {
                 if let Some(claim) = self.chunk.claim.take() {
                     claim.end();
                 }
-                self.chunk.consumer.advance(self.k, ());
+                self.chunk.consumer.advance(self.k);
             }
         }
 

@@ -280,6 +280,33 @@ impl<T> RingBuffer<T> {
         self.abandoned.store(true, Ordering::Release);
     }
 
+    /// The producer's drop: abandons the ring, wakes a consumer waiting
+    /// for items, and releases the producer's reference.
+    ///
+    /// Each half's `Drop` is this one call, given the ring by value (the
+    /// halves hold it in a `ManuallyDrop`), so that dropping a half never
+    /// passes the half's own address to a function. A caller's loop of
+    /// pushes or pops can then keep the half's cursor in registers: where
+    /// a drop took `&mut` of the half out of line (as it did, in the
+    /// landing pad of any call that may unwind before the loop), LLVM kept
+    /// the cursor in memory, a store and a reload per item, and the
+    /// report's SPSC single-item workload ran at 110-123 M items/s
+    /// against 165-174 with the cursor in registers (7 rounds each, three
+    /// alternations, Intel Xeon 2-core VM, 2026-12-04).
+    #[inline(never)]
+    pub(crate) fn producer_gone(ring: Arc<Self>) {
+        ring.abandon();
+        ring.waiters.items.wake_if_waiting();
+    }
+
+    /// The consumer's drop: as [`producer_gone`](Self::producer_gone),
+    /// waking a producer waiting for room.
+    #[inline(never)]
+    pub(crate) fn consumer_gone(ring: Arc<Self>) {
+        ring.abandon();
+        ring.waiters.room.wake_if_waiting();
+    }
+
     /// Whether a half has been dropped. `Acquire` pairs with the `Release`
     /// store in [`abandon`](Self::abandon).
     pub(crate) fn is_abandoned(&self) -> bool {

@@ -147,33 +147,6 @@ impl WaitSlot {
         }
     }
 
-    /// As [`wake_if_waiting`](Self::wake_if_waiting), for a caller in a
-    /// hot loop: hands `carry` back unchanged, and runs `settle` on it
-    /// first on the cold path only, before the waker (which may panic).
-    /// What the caller needs after the call travels through the cold
-    /// call's argument and return registers, so the hot path neither
-    /// keeps it in a callee-saved register nor reloads it from memory the
-    /// call might have changed; `settle` lets the caller write its own
-    /// state once, after the branch, on the hot path.
-    #[inline(always)]
-    pub(crate) fn wake_if_waiting_carrying<C>(&self, carry: C, settle: impl FnOnce(&C)) -> C {
-        barrier::light();
-        // Relaxed: as in `wake_if_waiting`.
-        let state = self.state.load(Ordering::Relaxed);
-        if state != IDLE {
-            return self.wake_slow_carrying(carry, settle, state);
-        }
-        carry
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn wake_slow_carrying<C>(&self, carry: C, settle: impl FnOnce(&C), seen: u8) -> C {
-        settle(&carry);
-        self.wake_slow(seen);
-        carry
-    }
-
     #[cold]
     #[inline(never)]
     fn wake_slow(&self, seen: u8) {
