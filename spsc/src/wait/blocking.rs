@@ -67,20 +67,18 @@ impl Deadline {
             .map_or(Deadline::Never, Deadline::At)
     }
 
-    /// At the failed try: a short timeout starts now.
-    fn start(self) -> Self {
+    /// At the failed try: a short timeout starts now, and whether the
+    /// deadline has already passed (a single check then, no spin). One
+    /// clock read at most, none for a long timeout.
+    fn start(self) -> (Self, bool) {
         match self {
-            Deadline::After(timeout) if timeout < LAZY => {
-                Deadline::counted_from(Instant::now(), timeout)
-            }
-            known => known,
+            Deadline::After(timeout) if timeout < LAZY => (
+                Deadline::counted_from(Instant::now(), timeout),
+                timeout.is_zero(),
+            ),
+            Deadline::At(at) => (self, Instant::now() >= at),
+            later => (later, false),
         }
-    }
-
-    /// Whether it had passed when the wait began (a single check then,
-    /// no spin): reads the clock only for a known instant.
-    fn passed_at_start(self) -> bool {
-        matches!(self, Deadline::At(at) if Instant::now() >= at)
     }
 
     /// The instant, a timeout not yet counted starting at `now`.
@@ -173,7 +171,7 @@ fn wait<R>(
     quiet: bool,
     parked_long: &mut bool,
 ) -> Result<R, Stop> {
-    let mut deadline = deadline.start();
+    let (mut deadline, passed_at_start) = deadline.start();
     if SPIN {
         let mut yields_began = None;
         for step in 0.. {
@@ -181,7 +179,7 @@ fn wait<R>(
                 Check::Ready(r) => return Ok(r),
                 Check::Abandoned => return Err(Stop::Abandoned),
                 // The parking phase's first check is exact, and comes first.
-                Check::Wait if step == 0 && deadline.passed_at_start() => break,
+                Check::Wait if step == 0 && passed_at_start => break,
                 Check::Wait => {}
             }
             if step < HINT_STEPS {
