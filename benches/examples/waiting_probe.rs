@@ -8,7 +8,8 @@
 //!
 //! Arguments: the workload (`trip` round trips over two queues of 8,
 //! `cap8`/`cap1024` blocking throughput, `wake` the wake-up latency of a
-//! parked consumer, `async8`/`async1024` on tokio), the contender (`hotq`,
+//! parked consumer, `async8`/`async1024` on tokio with 2 workers, as the
+//! report, `async8w1`/`async1024w1` with 1), the contender (`hotq`,
 //! `crossbeam`, `kanal`, `sync`: `mpsc::sync_channel`, `mpmc`: the
 //! hotq-mpmc channel, and `try` / `rtrb`: hotq-spsc's and rtrb's try
 //! calls in the report's wait loop, the SPSC suite's contenders, for the
@@ -33,6 +34,8 @@ fn run_async<C: asynchronous::AsyncChannel>(what: &str, n: u64) -> f64 {
     match what {
         "async8" => asynchronous::throughput::<C>(n, 8),
         "async1024" => asynchronous::throughput::<C>(n, 1024),
+        "async8w1" => asynchronous::throughput_on::<C>(n, 8, 1),
+        "async1024w1" => asynchronous::throughput_on::<C>(n, 1024, 1),
         _ => panic!("workload"),
     }
 }

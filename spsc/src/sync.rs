@@ -68,11 +68,11 @@ pub(crate) fn relax() {
 pub(crate) const MODELLED: bool = cfg!(loom) || cfg!(miri);
 
 /// How many times in a row an async wait may wake its own task and return
-/// `Pending` (a yield to the executor) instead of registering, while the
-/// ring makes no progress (see `wait/future.rs` for why). None under loom,
+/// `Pending` (a yield to the executor) before it registers, when it yields
+/// at all (see `wait/future.rs` for why and when). None under loom,
 /// as `SPIN`: a self-wake cannot lose a wake-up, and each one is more
 /// branches of the model to explore.
-pub(crate) const ASYNC_YIELDS: u8 = if cfg!(loom) { 0 } else { 8 };
+pub(crate) const ASYNC_YIELDS: u16 = if cfg!(loom) { 0 } else { 8 };
 
 /// Whether a blocking wait spins before it parks: not under loom, where
 /// every spin is one more branch of the model to explore.

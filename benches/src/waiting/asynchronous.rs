@@ -163,8 +163,15 @@ pub fn each_async(v: &mut impl AsyncVisitor) {
 /// 2-worker runtime; M items/s from the consumer's own clock (first
 /// receive to last), checked by the sum.
 pub fn throughput<C: AsyncChannel>(items: u64, capacity: usize) -> f64 {
+    throughput_on::<C>(items, capacity, 2)
+}
+
+/// [`throughput`] on a runtime of `workers` worker threads: with one, both
+/// tasks share a thread, as on a current-thread runtime (for
+/// `waiting_probe`; the report uses two).
+pub fn throughput_on<C: AsyncChannel>(items: u64, capacity: usize, workers: usize) -> f64 {
     let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
+        .worker_threads(workers)
         .build()
         .expect("a tokio runtime");
     let (mut tx, mut rx) = C::with_capacity(capacity);

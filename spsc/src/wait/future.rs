@@ -10,39 +10,52 @@ use crate::sync::ASYNC_YIELDS;
 use crate::{Consumer, PopAsyncError, Producer, PushAsyncError, PushError};
 
 /// One poll of a wait: check; if it must wait, either yield (wake our own
-/// task and return `Pending`, at most `ASYNC_YIELDS` times in a row while
-/// the ring makes no progress), or register `cx`'s waker and check again
+/// task and return `Pending`), or register `cx`'s waker and check again
 /// (the protocol's second load). `registered` tracks whether the slot holds
-/// our waker, so that a dropped future can withdraw it.
+/// our waker, so that a dropped future can withdraw it; `productive` says,
+/// once the check holds after yields, whether the other half moved half
+/// the ring meanwhile.
 ///
-/// Why the yield: a registration costs the heavy barrier, a `membarrier`
-/// system call that interrupts every CPU running a thread of the process
-/// (several µs on a virtual machine), and then the other half pays a
-/// wake-up. On a work-stealing executor the two tasks of a pipeline often
-/// run on one worker thread (the woken task lands in the waker's LIFO
-/// slot): the other half cannot run until this poll returns, so each wait
-/// at capacity 8 registered (0.27 barriers per item, `async8` with tokio's
-/// 2 workers, where kanal moved items 12 times faster). Returning
-/// `Pending` with our own task already woken lets the executor run the
-/// other half first (on this thread, or on another); when it has filled or
-/// drained the ring, our re-poll finds it ready: no barrier, no wake-up, on
-/// either side (the other half never saw us waiting). Measured
-/// (`perf stat -e syscalls:sys_enter_membarrier`, `waiting_probe async8
-/// hotq 200000`, load 13 to 17 on 2 cores): 54,887 to 55,323 barriers
-/// before, 28 to 1,269 with 8 yields. A spin in the poll, tried first
-/// (63 spin hints, 1.6 µs here, before registering), did not help: it
-/// burns the time the other half needs when both share a thread or an
-/// oversubscribed core (52,782 to 63,562). The yields are bounded: after
-/// `ASYNC_YIELDS` in a row with no progress the wait registers as before,
-/// so an idle other half costs a few polls, never a busy task; progress (a
-/// ready check, or `PushFuture`'s successful push) re-arms them. A
-/// self-wake cannot lose a wake-up: the task is already scheduled when we
-/// return.
+/// Why yield: a registration costs the heavy barrier (a `membarrier`
+/// system call that interrupts every CPU running a thread of the process,
+/// several µs on a virtual machine, or, once the slot is fenced, a fence
+/// on every publish of the other half), and then the other half pays a
+/// wake-up. When both halves run on one executor thread, the other cannot
+/// run until this poll returns: returning `Pending` with our own task
+/// already woken lets it fill or drain the ring first, and our re-poll
+/// finds it ready: no barrier, no wake-up, on either side. Measured before
+/// the slots could fence (`perf stat -e syscalls:sys_enter_membarrier`,
+/// `waiting_probe async8 hotq 200000`, tokio with 2 workers): 54,887 to
+/// 55,323 barriers without yields, 28 to 1,269 with 8. A spin in the poll
+/// instead (63 spin hints, 1.6 µs here) did not help: it burns the time
+/// the other half needs when both share a thread or an oversubscribed core.
+///
+/// Why not always: when the other half runs on another thread, a yield is
+/// a spin through the executor. The re-poll finds a few items, and the
+/// task, back in its worker's queue, is where an idle worker steals it
+/// from. Registering at once is better there: on tokio's multi-thread
+/// runtime the wake-up puts the task in the waking worker's LIFO slot, so
+/// the two halves come to share one worker and hand over whole rings (what
+/// kanal's futures, which never yield, get). So the waiter yields first,
+/// up to `ASYNC_YIELDS` times in a row, only while that pays: a wait that
+/// ended after yields with half the ring moved keeps yielding; a wait whose
+/// yields found less, or that had to register, makes the next waits
+/// register at once, and after `REGISTERED_WAITS` of those one tries
+/// yielding again (`WaitSlot::take_yield`, `WaitSlot::after_wait`). Measured
+/// (`waiting_probe`, tokio multi-thread, 5M items at capacity 1024 and 2M
+/// at capacity 8, 7 interleaved runs of each build, quiet 2-core VM,
+/// 2026-12-05), against yielding up to 8 times in every wait: with 2
+/// workers 1.15 [1.06-1.26] and 1.35 [1.10-1.44], with 1 worker 0.99
+/// [0.98-1.00] and 1.00 [0.99-1.03]. Never yielding: 1.14 and 1.30 with 2
+/// workers, but 0.36 and 0.43 with 1 (every wait registers, and the fenced
+/// slots fence every push and pop). A self-wake cannot lose a wake-up: the
+/// task is already scheduled when we return.
 fn poll_wait<R>(
     slot: &WaitSlot,
     cx: &mut Context<'_>,
     registered: &mut bool,
     mut check: impl FnMut() -> Check<R>,
+    productive: impl FnOnce() -> bool,
 ) -> Poll<Result<R, ()>> {
     if !*registered {
         slot.unfence_if_stale();
@@ -57,8 +70,9 @@ fn poll_wait<R>(
         *registered = true;
         outcome = check();
     }
-    if !matches!(outcome, Check::Wait) {
-        slot.rearm_yields();
+    if !matches!(outcome, Check::Wait) && (*registered || slot.yielded()) {
+        let yielded = !*registered;
+        slot.after_wait(yielded, yielded && productive());
     }
     match outcome {
         Check::Wait => Poll::Pending,
@@ -93,12 +107,15 @@ impl<T> Producer<T> {
     /// when `T` is, and is cancellation-safe: dropping it before it
     /// completes pushes nothing and drops only its own value.
     ///
-    /// While the ring stays full the future first yields: it wakes its own
-    /// task and returns `Pending`, up to 8 times in a row, so that the
-    /// consumer (often on the same executor thread) can run; only then does
-    /// it register its waker and sleep. An executor sees those few extra
-    /// polls (and re-polls of the future's `select!` siblings) before the
-    /// wait goes quiet.
+    /// While the ring stays full the future may first yield: wake its own
+    /// task and return `Pending`, up to 8 times in a row, so that the
+    /// consumer, if it runs on the same executor thread, can make room;
+    /// only then does it register its waker and sleep. It yields only while
+    /// that pays (the consumer made room for half the ring meanwhile);
+    /// otherwise its waits register at once, and after 4,096 of those one
+    /// tries yielding again. An executor sees those few extra polls (and
+    /// re-polls of the future's `select!` siblings) before the wait goes
+    /// quiet.
     ///
     /// ```
     /// # fn block_on<F: std::future::Future>(f: F) -> F::Output {
@@ -131,12 +148,14 @@ impl<T> Consumer<T> {
     /// `Send` when `T` is, and is cancellation-safe: dropping it before it
     /// completes takes nothing out of the ring.
     ///
-    /// While the ring stays empty the future first yields: it wakes its own
-    /// task and returns `Pending`, up to 8 times in a row, so that the
-    /// producer (often on the same executor thread) can run; only then does
-    /// it register its waker and sleep. An executor sees those few extra
-    /// polls (and re-polls of the future's `select!` siblings) before the
-    /// wait goes quiet.
+    /// While the ring stays empty the future may first yield: wake its own
+    /// task and return `Pending`, up to 8 times in a row, so that the
+    /// producer, if it runs on the same executor thread, can push; only
+    /// then does it register its waker and sleep. It yields only while that
+    /// pays (the producer filled half the ring meanwhile); otherwise its
+    /// waits register at once, and after 4,096 of those one tries yielding
+    /// again. An executor sees those few extra polls (and re-polls of the
+    /// future's `select!` siblings) before the wait goes quiet.
     ///
     /// ```
     /// # fn block_on<F: std::future::Future>(f: F) -> F::Output {
@@ -163,7 +182,14 @@ impl<T> Consumer<T> {
     /// the producer gone.
     fn poll_item(&mut self, cx: &mut Context<'_>, registered: &mut bool) -> Poll<Option<T>> {
         let ring = self.ring();
-        let ready = poll_wait(&ring.waiters.items, cx, registered, || pop_check(self));
+        let ready = poll_wait(
+            &ring.waiters.items,
+            cx,
+            registered,
+            || pop_check(self),
+            // The count the check just loaded (`ready_items(0)` loads none).
+            || self.ready_items(0) >= self.capacity().div_ceil(2),
+        );
         match ready {
             Poll::Pending => Poll::Pending,
             // SAFETY: an item was seen ready, and only this consumer takes it.
@@ -237,27 +263,40 @@ impl<T> Future for PushFuture<'_, T> {
             .expect("PushFuture polled after completion");
         let value = match this.producer.push(value) {
             Ok(()) => {
-                // Progress, as in `poll_wait` (whose check a re-poll after
-                // a yield skips when this push succeeds).
-                this.producer.ring().waiters.room.rearm_yields();
+                // A wait's end, as in `poll_wait` (whose check a re-poll
+                // after a yield skips when this push succeeds).
+                let producer = &*this.producer;
+                let slot = &producer.ring().waiters.room;
+                if slot.yielded() {
+                    // The room the push just found (`free_slots(0)` loads
+                    // nothing), the slot it took included.
+                    let room = producer.free_slots(0) + 1;
+                    slot.after_wait(true, room >= producer.capacity().div_ceil(2));
+                }
                 return Poll::Ready(Ok(()));
             }
             Err(PushError::Full(value)) => value,
         };
         let producer = &*this.producer;
         let ring = producer.ring();
-        let ready = poll_wait(&ring.waiters.room, cx, &mut this.registered, || {
-            if producer.free_slots(1) >= 1 {
-                return Check::Ready(());
-            }
-            if !ring.is_abandoned() {
-                return Check::Wait;
-            }
-            match producer.free_slots(1) {
-                0 => Check::Abandoned,
-                _ => Check::Ready(()),
-            }
-        });
+        let ready = poll_wait(
+            &ring.waiters.room,
+            cx,
+            &mut this.registered,
+            || {
+                if producer.free_slots(1) >= 1 {
+                    return Check::Ready(());
+                }
+                if !ring.is_abandoned() {
+                    return Check::Wait;
+                }
+                match producer.free_slots(1) {
+                    0 => Check::Abandoned,
+                    _ => Check::Ready(()),
+                }
+            },
+            || producer.free_slots(0) >= producer.capacity().div_ceil(2),
+        );
         match ready {
             Poll::Pending => {
                 this.value = Some(value);

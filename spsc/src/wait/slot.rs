@@ -54,6 +54,20 @@ const WAKING: u8 = 2;
 /// This ring has no asymmetric barrier: both sides fence.
 const FENCED: u8 = 4;
 
+/// `yields` from here up: the async waiter registers at once instead of
+/// yielding, and the value counts down the waits that do so before one
+/// tries a yield again (`take_yield`).
+const REGISTERING: u16 = 1 << 15;
+/// How many waits in a row register at once before one tries yielding
+/// again, so that a pair that came to share one thread finds the cheaper
+/// wait again. Not often: on tokio's multi-thread runtime a tried yield
+/// usually pays (the other half, on the same worker, runs meanwhile) and
+/// leaves the task in the worker's queue, where an idle worker steals it,
+/// which splits the pair again. Tried every 64 waits, the async workload
+/// at capacity 1024 with 2 workers ran at 0.84 [0.81-0.91] of never
+/// trying (9 interleaved runs).
+const REGISTERED_WAITS: u16 = 4096;
+
 /// Where one half of a ring waits for the other.
 pub(crate) struct WaitSlot {
     /// `IDLE`, `WAITING` or `WAKING`, plus the `FENCED` bit of the
@@ -72,11 +86,13 @@ pub(crate) struct WaitSlot {
     /// taking it), so that a registration that finds its own announcement
     /// still standing can keep it (see `register`).
     announced: TrackedCell<Option<WakerId>>,
-    /// How many times in a row the async waiter yielded instead of
-    /// registering with no progress since (`future::poll_wait`); the
-    /// waiter's alone. Written only when it changes: it shares its cache
-    /// line with `state`, which the worker loads on every publish.
-    yields: TrackedCell<u8>,
+    /// The async waiter's way of waiting (`future::poll_wait`): below
+    /// `REGISTERING`, it yields first, and this counts its yields since
+    /// its last wait ended; from `REGISTERING` up, it registers at once,
+    /// and this counts down to its next try of a yield. The waiter's
+    /// alone. Written only when it changes: it shares its cache line with
+    /// `state`, which the worker loads on every publish.
+    yields: TrackedCell<u16>,
     /// Whether the blocking waiter's last wait parked for long
     /// (`blocking::QUIET`): hand-offs are sporadic, so its next wait parks
     /// after the spin hints, without the yields (`blocking::block_until`
@@ -309,30 +325,62 @@ impl WaitSlot {
         barrier::heavy(self.asymmetric && !(was_fenced && fenced));
     }
 
-    /// Whether the async waiter may yield once more instead of registering
-    /// (fewer than `limit` yields since its last progress); counts it.
-    pub(crate) fn take_yield(&self, limit: u8) -> bool {
+    /// Whether the async waiter may yield instead of registering: it
+    /// yields first (fewer than `limit` yields so far in this wait; counts
+    /// this one), or it registers at once (counts the wait down; the wait
+    /// after `REGISTERED_WAITS` of those yields once, as a try).
+    pub(crate) fn take_yield(&self, limit: u16) -> bool {
         // SAFETY: `yields` is the waiter's alone: only the waiter's
-        // `take_yield` and `rearm_yields` touch it, and each slot has one
-        // waiter.
+        // `take_yield`, `yielded` and `after_wait` touch it, and each slot
+        // has one waiter.
         self.yields.with_mut(|cell| unsafe {
-            let may = *cell < limit;
-            if may {
-                *cell += 1;
+            let n = *cell;
+            if n < limit {
+                *cell = n + 1;
+                return true;
             }
-            may
+            if n == REGISTERING && limit > 0 {
+                // The count down is over: this wait tries a yield.
+                *cell = 1;
+                return true;
+            }
+            if n > REGISTERING {
+                *cell = n - 1;
+            }
+            false
         })
     }
 
-    /// The async waiter made progress: it may yield again next time.
-    /// Inline: every completed poll calls it (a load, and no store unless
-    /// the waiter had yielded).
+    /// Whether the async waiter yielded in the wait now ending.
     #[inline]
-    pub(crate) fn rearm_yields(&self) {
+    pub(crate) fn yielded(&self) -> bool {
+        // SAFETY: the waiter's alone, as in `take_yield`.
+        self.yields
+            .with_mut(|cell| unsafe { *cell != 0 && *cell < REGISTERING })
+    }
+
+    /// The async waiter's wait ended (its condition holds after it yielded
+    /// or registered): `yielded` when only yields were needed, and
+    /// `productive` when the other half moved half the ring meanwhile.
+    /// Only a productive yield keeps the waiter yielding first; anything
+    /// else makes its next waits register at once (`future::poll_wait`
+    /// says why). Inline: every completed poll that waited calls it (a load,
+    /// and no store unless the way of waiting changes).
+    #[inline]
+    pub(crate) fn after_wait(&self, yielded: bool, productive: bool) {
         // SAFETY: the waiter's alone, as in `take_yield`.
         self.yields.with_mut(|cell| unsafe {
-            if *cell != 0 {
-                *cell = 0;
+            let n = *cell;
+            let next = if yielded && productive {
+                0
+            } else if n >= REGISTERING {
+                // Registering already: keep the count down going.
+                n
+            } else {
+                REGISTERING + REGISTERED_WAITS
+            };
+            if n != next {
+                *cell = next;
             }
         });
     }
@@ -457,5 +505,60 @@ mod tests {
         slot.register(&waker);
         assert!(!slot.fenced_now());
         slot.wake_if_waiting();
+    }
+}
+
+#[cfg(test)]
+mod yield_policy_tests {
+    use super::{REGISTERED_WAITS, WaitSlot};
+
+    const LIMIT: u16 = 8;
+
+    /// Yields taken by one wait until the slot refuses one.
+    fn yields_in_one_wait(slot: &WaitSlot) -> u16 {
+        (0..=LIMIT).take_while(|_| slot.take_yield(LIMIT)).count() as u16
+    }
+
+    #[test]
+    fn a_new_waiter_yields_at_most_the_limit_in_one_wait() {
+        let slot = WaitSlot::new(false);
+        assert!(!slot.yielded());
+        assert_eq!(yields_in_one_wait(&slot), LIMIT);
+        assert!(slot.yielded());
+    }
+
+    #[test]
+    fn yields_that_pay_keep_the_waiter_yielding() {
+        let slot = WaitSlot::new(false);
+        for _ in 0..100 {
+            assert!(slot.take_yield(LIMIT), "a productive yield rearms them");
+            slot.after_wait(true, true);
+            assert!(!slot.yielded());
+        }
+    }
+
+    #[test]
+    fn a_yield_that_did_not_pay_or_a_registration_makes_waits_register_then_try_again() {
+        for (yielded, productive) in [(true, false), (false, false), (false, true)] {
+            let slot = WaitSlot::new(false);
+            assert!(slot.take_yield(LIMIT));
+            slot.after_wait(yielded, productive);
+            for wait in 0..REGISTERED_WAITS {
+                assert!(
+                    !slot.take_yield(LIMIT),
+                    "wait {wait} after ({yielded}, {productive}) should register at once"
+                );
+                assert!(!slot.yielded());
+                // Each of those waits ends registered: the count goes on.
+                slot.after_wait(false, false);
+            }
+            assert!(slot.take_yield(LIMIT), "then one tries a yield again");
+            slot.after_wait(true, true);
+            assert_eq!(
+                yields_in_one_wait(&slot),
+                LIMIT,
+                "and it paid: yielding again"
+            );
+        }
     }
 }
