@@ -138,17 +138,26 @@ mod membarrier {
     /// (an IPI to the other vCPU is a VM exit, and two waiters' calls queue on
     /// the kernel's lock), and an async ring of 8 registers every few items,
     /// so it ran at 4 M items/s where the same ring built fenced ran at 27.
-    /// `Pace` is the waiter's record of its registrations (its alone, like
-    /// the rest of the slot's waiter state): a slot that may use the system
-    /// call switches to the fenced protocol while registrations come closer
-    /// than [`Pace::FENCE_WITHIN`] apart, and back once one comes after more
-    /// than [`Pace::UNFENCE_AFTER`] (`WaitSlot::register` runs the switch).
+    /// But fences cost on every push and pop, so a waiter that registers
+    /// often yet once per many items (an async pair on one executor worker,
+    /// handing over a whole ring of 1024 each time) does better with the
+    /// system call. `Pace` is the waiter's record of its registrations (its
+    /// alone, like the rest of the slot's waiter state): a slot that may use
+    /// the system call switches to the fenced protocol while registrations
+    /// come closer than [`Pace::FENCE_WITHIN`] apart with fewer than
+    /// [`Pace::FENCE_BELOW_ITEMS`] items between them, and back once one
+    /// comes after more than [`Pace::UNFENCE_AFTER`] or
+    /// [`Pace::UNFENCE_ABOVE_ITEMS`] (`WaitSlot::register` runs the switch).
     pub(crate) struct Pace {
         /// When the waiter last registered.
         last: Option<Instant>,
         /// [`stale`](Pace::stale) calls since the last registration, which
         /// decide which of them read the clock.
         checks: u32,
+        /// The waiter's own index (its items taken, or pushed) at its last
+        /// registration: how many moved between two registrations is the
+        /// other half of the choice.
+        at: usize,
     }
 
     impl Pace {
@@ -161,6 +170,26 @@ mod membarrier {
         /// (measured at 0.7-1.0 × the asymmetric ring's throughput at capacity
         /// 1024) are then the larger cost.
         pub(crate) const UNFENCE_AFTER: Duration = Duration::from_millis(1);
+        /// Registrations that come closer than [`FENCE_WITHIN`] switch to
+        /// fences only when fewer items than this moved between them: the
+        /// fenced protocol costs a fence per push and per pop, the
+        /// asymmetric one a system call per registration, so what decides
+        /// is items per registration, not time. Measured (`waiting_probe`,
+        /// tokio, 2 workers, 5 interleaved runs, 2026-12-05): registering
+        /// once every 1,024 items or so (capacity 1024), the asymmetric
+        /// protocol ran at 1.19 [0.97-1.27] x the fenced one; every 8 or
+        /// fewer (capacity 8), at 0.05.
+        ///
+        /// [`FENCE_WITHIN`]: Self::FENCE_WITHIN
+        pub(crate) const FENCE_BELOW_ITEMS: usize = 256;
+        /// A registration after more items than this since the last one
+        /// switches a fenced slot back, as [`UNFENCE_AFTER`] does: above
+        /// [`FENCE_BELOW_ITEMS`], so that a pace near it does not switch at
+        /// every registration (each switch is a system call).
+        ///
+        /// [`UNFENCE_AFTER`]: Self::UNFENCE_AFTER
+        /// [`FENCE_BELOW_ITEMS`]: Self::FENCE_BELOW_ITEMS
+        pub(crate) const UNFENCE_ABOVE_ITEMS: usize = 512;
 
         /// How many [`stale`](Self::stale) calls share one clock read, once
         /// the waiter has asked this often since its last registration.
@@ -174,14 +203,15 @@ mod membarrier {
             Pace {
                 last: None,
                 checks: 0,
+                at: 0,
             }
         }
 
         /// Called by each registration of a slot that may use the system
-        /// call: whether this one, and the wait it starts, should be fenced,
-        /// given whether the slot is fenced now.
-        pub(crate) fn fence_next(&mut self, fenced_now: bool) -> bool {
-            self.decide(Instant::now(), fenced_now)
+        /// call, with the waiter's own index: whether this one, and the wait
+        /// it starts, should be fenced, given whether the slot is fenced now.
+        pub(crate) fn fence_next(&mut self, fenced_now: bool, at: usize) -> bool {
+            self.decide(Instant::now(), at, fenced_now)
         }
 
         /// Whether the waiter's last registration is more than
@@ -203,14 +233,19 @@ mod membarrier {
                 .is_none_or(|last| last.elapsed() > Self::UNFENCE_AFTER)
         }
 
-        /// [`fence_next`](Self::fence_next) at the instant `now`.
-        fn decide(&mut self, now: Instant, fenced_now: bool) -> bool {
+        /// [`fence_next`](Self::fence_next) at the instant `now`, with the
+        /// waiter's index at `at`.
+        fn decide(&mut self, now: Instant, at: usize, fenced_now: bool) -> bool {
             self.checks = 0;
             let since = self.last.replace(now).map(|last| now - last);
+            // Wrapping: the indices are free-running.
+            let moved = at.wrapping_sub(core::mem::replace(&mut self.at, at));
             match since {
                 None => fenced_now,
-                Some(since) if fenced_now => since <= Self::UNFENCE_AFTER,
-                Some(since) => since < Self::FENCE_WITHIN,
+                Some(since) if fenced_now => {
+                    since <= Self::UNFENCE_AFTER && moved <= Self::UNFENCE_ABOVE_ITEMS
+                }
+                Some(since) => since < Self::FENCE_WITHIN && moved < Self::FENCE_BELOW_ITEMS,
             }
         }
     }
@@ -226,19 +261,44 @@ mod membarrier {
             let at = |us: u64| t0 + Duration::from_micros(us);
             let mut pace = Pace::new();
             // The first registration keeps the slot as it is, either way.
-            assert!(!pace.decide(at(0), false));
+            assert!(!pace.decide(at(0), 0, false));
             // Far apart: stays asymmetric.
-            assert!(!pace.decide(at(10_000), false));
+            assert!(!pace.decide(at(10_000), 0, false));
             // Closer than `FENCE_WITHIN`: switches in ...
-            assert!(pace.decide(at(10_050), false));
+            assert!(pace.decide(at(10_050), 0, false));
             // ... stays in while registrations come within `UNFENCE_AFTER` ...
-            assert!(pace.decide(at(10_900), true));
-            assert!(pace.decide(at(11_900), true));
+            assert!(pace.decide(at(10_900), 0, true));
+            assert!(pace.decide(at(11_900), 0, true));
             // ... and leaves after a longer gap.
-            assert!(!pace.decide(at(13_000), true));
+            assert!(!pace.decide(at(13_000), 0, true));
             // At exactly `FENCE_WITHIN` it does not switch in; just below, it does.
-            assert!(!pace.decide(at(13_100), false));
-            assert!(pace.decide(at(13_199), false));
+            assert!(!pace.decide(at(13_100), 0, false));
+            assert!(pace.decide(at(13_199), 0, false));
+        }
+
+        #[test]
+        fn close_registrations_fence_only_when_few_items_moved_between_them() {
+            let t0 = Instant::now();
+            let at = |us: u64| t0 + Duration::from_micros(us);
+            let mut pace = Pace::new();
+            assert!(!pace.decide(at(0), 0, false));
+            // Close in time but a ring's worth of items apart: stays
+            // asymmetric.
+            assert!(!pace.decide(at(20), 1024, false));
+            assert!(!pace.decide(at(40), 2048, false));
+            // Close, and just under `FENCE_BELOW_ITEMS` apart: switches in.
+            assert!(pace.decide(at(60), 2048 + Pace::FENCE_BELOW_ITEMS - 1, false));
+            // Stays in up to `UNFENCE_ABOVE_ITEMS` apart ...
+            let mut index = 2048 + Pace::FENCE_BELOW_ITEMS - 1;
+            index += Pace::UNFENCE_ABOVE_ITEMS;
+            assert!(pace.decide(at(80), index, true));
+            // ... and leaves above it, however close in time.
+            index += Pace::UNFENCE_ABOVE_ITEMS + 1;
+            assert!(!pace.decide(at(100), index, true));
+            // The indices wrap: a move across `usize::MAX` counts as small.
+            let mut pace = Pace::new();
+            assert!(!pace.decide(at(0), usize::MAX - 2, false));
+            assert!(pace.decide(at(10), 5, false));
         }
 
         #[test]
@@ -248,12 +308,12 @@ mod membarrier {
             let long_ago = Instant::now()
                 .checked_sub(Duration::from_millis(50))
                 .expect("an instant 50 ms back");
-            let _ = pace.decide(long_ago, true);
+            let _ = pace.decide(long_ago, 0, true);
             let looked: alloc::vec::Vec<u32> = (0..3 * Pace::STALE_EVERY)
                 .filter(|_| pace.stale())
                 .collect();
             assert_eq!(looked, [0, 1, 2, 4, 8, 16, 32]);
-            let _ = pace.decide(Instant::now(), true);
+            let _ = pace.decide(Instant::now(), 0, true);
             assert!(!pace.stale(), "a registration just now");
         }
     }
@@ -278,7 +338,7 @@ mod membarrier {
             Pace
         }
 
-        pub(crate) fn fence_next(&mut self, fenced_now: bool) -> bool {
+        pub(crate) fn fence_next(&mut self, fenced_now: bool, _at: usize) -> bool {
             fenced_now
         }
 

@@ -149,13 +149,14 @@ const QUIET: Duration = Duration::from_micros(200);
 /// that long (a burst has begun) brings them back for the next one.
 fn block_until<R>(
     slot: &WaitSlot,
+    at: usize,
     deadline: Deadline,
     check: impl FnMut(Phase) -> Check<R>,
 ) -> Result<R, Stop> {
     slot.unfence_if_stale();
     let quiet = SPIN && slot.is_quiet();
     let mut parked_long = false;
-    let done = wait(slot, deadline, check, quiet, &mut parked_long);
+    let done = wait(slot, at, deadline, check, quiet, &mut parked_long);
     if SPIN {
         slot.set_quiet(parked_long);
     }
@@ -166,6 +167,7 @@ fn block_until<R>(
 /// park; sets `parked_long` when a park lasted [`QUIET`] or more.
 fn wait<R>(
     slot: &WaitSlot,
+    at: usize,
     deadline: Deadline,
     mut check: impl FnMut(Phase) -> Check<R>,
     quiet: bool,
@@ -211,7 +213,7 @@ fn wait<R>(
         if deadline.passed(now) {
             return Err(Stop::Timeout);
         }
-        slot.register(&waker);
+        slot.register(&waker, at);
         // The protocol's second load: after the registration's barrier.
         match check(Phase::Park) {
             Check::Ready(r) => {
@@ -373,7 +375,7 @@ impl<T> Producer<T> {
         let ahead = n.max(ring.capacity() / 2);
         // `usize::MAX`: always the latest head, so the count returned is
         // the free slots when the wait ended, not a cached lower bound.
-        block_until(&ring.waiters.room, deadline, |phase| {
+        block_until(&ring.waiters.room, self.tail(), deadline, |phase| {
             let free = self.free_slots(usize::MAX);
             let wanted = if phase == Phase::Spin { ahead } else { n };
             if free >= wanted {
@@ -510,7 +512,7 @@ impl<T> Consumer<T> {
         let ring: &RingBuffer<T> = self.ring();
         // `usize::MAX`: always the latest tail, so the count returned is
         // the items ready when the wait ended, not a cached lower bound.
-        block_until(&ring.waiters.items, deadline, |_| {
+        block_until(&ring.waiters.items, self.head(), deadline, |_| {
             let ready = self.ready_items(usize::MAX);
             if ready >= n {
                 return Check::Ready(ready);
@@ -580,7 +582,7 @@ mod tests {
         assert!(items.is_quiet(), "a 20 ms park");
         // A wait whose third check succeeds: caught by the spin hints.
         let mut checks = 0;
-        let quick = block_until(items, Deadline::Never, |_| {
+        let quick = block_until(items, 0, Deadline::Never, |_| {
             checks += 1;
             if checks < 3 {
                 Check::Wait

@@ -12,7 +12,8 @@ use crate::{Consumer, PopAsyncError, Producer, PushAsyncError, PushError};
 /// One poll of a wait: check; if it must wait, either yield (wake our own
 /// task and return `Pending`), or register `cx`'s waker and check again
 /// (the protocol's second load). `registered` tracks whether the slot holds
-/// our waker, so that a dropped future can withdraw it; `productive` says,
+/// our waker, so that a dropped future can withdraw it; `at` is the
+/// waiter's own index (`WaitSlot::register`); `productive` says,
 /// once the check holds after yields, whether the other half moved half
 /// the ring meanwhile.
 ///
@@ -54,6 +55,7 @@ fn poll_wait<R>(
     slot: &WaitSlot,
     cx: &mut Context<'_>,
     registered: &mut bool,
+    at: usize,
     mut check: impl FnMut() -> Check<R>,
     productive: impl FnOnce() -> bool,
 ) -> Poll<Result<R, ()>> {
@@ -66,7 +68,7 @@ fn poll_wait<R>(
             cx.waker().wake_by_ref();
             return Poll::Pending;
         }
-        slot.register(cx.waker());
+        slot.register(cx.waker(), at);
         *registered = true;
         outcome = check();
     }
@@ -186,6 +188,7 @@ impl<T> Consumer<T> {
             &ring.waiters.items,
             cx,
             registered,
+            self.head(),
             || pop_check(self),
             // The count the check just loaded (`ready_items(0)` loads none).
             || self.ready_items(0) >= self.capacity().div_ceil(2),
@@ -283,6 +286,7 @@ impl<T> Future for PushFuture<'_, T> {
             &ring.waiters.room,
             cx,
             &mut this.registered,
+            producer.tail(),
             || {
                 if producer.free_slots(1) >= 1 {
                     return Check::Ready(());

@@ -234,9 +234,11 @@ impl WaitSlot {
 
     /// The waiter's side: puts `waker` in the slot, announces the wait and
     /// runs the heavy barrier, unless its own announcement of the same
-    /// waker still stands. The caller must then check its condition again
-    /// (and [`retract`](Self::retract) if it no longer waits).
-    pub(crate) fn register(&self, waker: &Waker) {
+    /// waker still stands. `at` is the waiter's own index (its head, or
+    /// its tail), for the choice of protocol (`barrier::Pace`). The caller
+    /// must then check its condition again (and [`retract`](Self::retract)
+    /// if it no longer waits).
+    pub(crate) fn register(&self, waker: &Waker, at: usize) {
         // Whether the slot ran the fenced protocol, once it is `IDLE` for us.
         let was_fenced = loop {
             // Acquire pairs with the Release store that leaves `WAKING` in
@@ -311,7 +313,7 @@ impl WaitSlot {
         let fenced = if self.asymmetric {
             // SAFETY: `pace` is the waiter's alone, as above.
             self.pace
-                .with_mut(|cell| unsafe { (*cell).fence_next(was_fenced) })
+                .with_mut(|cell| unsafe { (*cell).fence_next(was_fenced, at) })
         } else {
             true
         };
@@ -442,7 +444,7 @@ mod tests {
     /// is preempted between two, so a hundred pairs.
     fn fence_by_close_registrations(slot: &WaitSlot, waker: &Waker) {
         let switched = (0..100).any(|_| {
-            slot.register(waker);
+            slot.register(waker, 0);
             slot.retract();
             slot.fenced_now()
         });
@@ -467,14 +469,14 @@ mod tests {
         // Fenced: the worker's slow path still finds and wakes the waiter,
         // and keeps the protocol bit.
         let woken = count.0.load(Ordering::Relaxed);
-        slot.register(&waker);
+        slot.register(&waker, 0);
         slot.wake_if_waiting();
         assert_eq!(count.0.load(Ordering::Relaxed), woken + 1);
         assert!(slot.fenced_now());
         // A registration after a quiet spell longer than `UNFENCE_AFTER`
         // switches back (the gap is a lower bound: a sleep never ends early).
         std::thread::sleep(barrier::Pace::UNFENCE_AFTER * 2);
-        slot.register(&waker);
+        slot.register(&waker, 0);
         assert!(!slot.fenced_now());
         slot.wake_if_waiting();
         assert_eq!(count.0.load(Ordering::Relaxed), woken + 2);
@@ -502,7 +504,7 @@ mod tests {
         assert!(!slot.fenced_now(), "still fenced after a quiet spell");
         // The next registration enters the protocol its pace chooses, and
         // the worker still finds and wakes the waiter.
-        slot.register(&waker);
+        slot.register(&waker, 0);
         assert!(!slot.fenced_now());
         slot.wake_if_waiting();
     }
