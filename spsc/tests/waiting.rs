@@ -516,3 +516,91 @@ fn futures_complete_on_the_first_poll_and_are_send() {
     is_send(&pop);
     assert_eq!(pin!(pop).poll(&mut cx), Poll::Ready(Ok(1)));
 }
+
+/// Counts the wake-ups of a waker: a poll that yields wakes its own task
+/// before it returns `Pending`, one that registers does not.
+struct WakeCount(std::sync::atomic::AtomicUsize);
+
+impl Wake for WakeCount {
+    fn wake(self: Arc<Self>) {
+        self.wake_by_ref();
+    }
+    fn wake_by_ref(self: &Arc<Self>) {
+        self.0.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// Whether one poll of `pop` on an empty ring yielded (woke its own task)
+/// rather than registered.
+fn yields_once<F: Future + Unpin>(
+    pop: &mut F,
+    count: &Arc<WakeCount>,
+    cx: &mut Context<'_>,
+) -> bool {
+    let before = count.0.load(Ordering::Relaxed);
+    assert!(
+        std::pin::Pin::new(pop).poll(cx).is_pending(),
+        "the ring is empty"
+    );
+    count.0.load(Ordering::Relaxed) > before
+}
+
+/// The async wait's choice between yielding first and registering at once
+/// (`wait/future.rs`), through the public futures: on a ring of 64 or more,
+/// a wait that had to register, or whose yields found less than half the
+/// ring, makes the next wait register at once, and one whose yields found
+/// half the ring keeps yielding; a smaller ring always yields first.
+#[test]
+fn async_waits_yield_first_only_while_yielding_pays_and_always_on_small_rings() {
+    // (capacity, items pushed during the wait's yields, whether the next
+    // wait yields first); `None`: the wait ends registered.
+    let cases = [
+        (8, None, true),
+        (8, Some(1), true),
+        (64, None, false),
+        (1024, None, false),
+        (1024, Some(1), false),
+        (1024, Some(511), false),
+        (1024, Some(512), true),
+    ];
+    for (capacity, pushed, yields_next) in cases {
+        let (mut tx, mut rx) = RingBuffer::<u32>::new(capacity);
+        let count = Arc::new(WakeCount(std::sync::atomic::AtomicUsize::new(0)));
+        let waker = Waker::from(Arc::clone(&count));
+        let mut cx = Context::from_waker(&waker);
+        {
+            let mut pop = rx.pop_async();
+            // A new waiter yields first.
+            assert!(
+                yields_once(&mut pop, &count, &mut cx),
+                "capacity {capacity}: the first poll yields"
+            );
+            match pushed {
+                Some(n) => (0..n).for_each(|i| tx.push(i).unwrap()),
+                None => {
+                    // Yields until it registers (at most 8 in a row).
+                    let mut polls = 1;
+                    while yields_once(&mut pop, &count, &mut cx) {
+                        polls += 1;
+                        assert!(
+                            polls <= 8,
+                            "capacity {capacity}: more than 8 yields in one wait"
+                        );
+                    }
+                    tx.push(7).unwrap();
+                }
+            }
+            assert!(matches!(
+                std::pin::Pin::new(&mut pop).poll(&mut cx),
+                Poll::Ready(Ok(_))
+            ));
+        }
+        while rx.pop().is_ok() {}
+        let mut pop = rx.pop_async();
+        assert_eq!(
+            yields_once(&mut pop, &count, &mut cx),
+            yields_next,
+            "capacity {capacity}, {pushed:?} pushed during the first wait"
+        );
+    }
+}

@@ -42,20 +42,26 @@ use crate::{Consumer, PopAsyncError, Producer, PushAsyncError, PushError};
 /// ended after yields with half the ring moved keeps yielding; a wait whose
 /// yields found less, or that had to register, makes the next waits
 /// register at once, and after `REGISTERED_WAITS` of those one tries
-/// yielding again (`WaitSlot::take_yield`, `WaitSlot::after_wait`). Measured
-/// (`waiting_probe`, tokio multi-thread, 5M items at capacity 1024 and 2M
-/// at capacity 8, 7 interleaved runs of each build, quiet 2-core VM,
-/// 2026-12-05), against yielding up to 8 times in every wait: with 2
-/// workers 1.15 [1.06-1.26] and 1.35 [1.10-1.44], with 1 worker 0.99
-/// [0.98-1.00] and 1.00 [0.99-1.03]. Never yielding: 1.14 and 1.30 with 2
-/// workers, but 0.36 and 0.43 with 1 (every wait registers, and the fenced
-/// slots fence every push and pop). A self-wake cannot lose a wake-up: the
-/// task is already scheduled when we return.
+/// yielding again (`WaitSlot::take_yield`, `WaitSlot::after_wait`). A ring
+/// smaller than `REGISTER_FROM` always yields first: its hand-overs are too
+/// small to pay for a wake-up each. `small_ring` says which.
+///
+/// Measured against yielding up to 8 times in every wait (`waiting_probe`,
+/// tokio multi-thread, 5M items at capacity 1024 and 2M at capacity 8, 7
+/// interleaved runs of each build, quiet 2-core VM, 2026-12-05), with the
+/// slots' choice of fences by items per registration (`barrier::Pace`):
+/// with 2 workers 1.66 [1.39-1.88] at capacity 1024 and 0.95 [0.87-1.08]
+/// at 8; with 1 worker 0.97 [0.96-0.97] and 0.98 [0.97-1.00]. Never
+/// yielding: 1.14 and 1.30 with 2 workers, but 0.36 and 0.43 with 1 (every
+/// wait registers, and the fenced slots fence every push and pop). A
+/// self-wake cannot lose a wake-up: the task is already scheduled when we
+/// return.
 fn poll_wait<R>(
     slot: &WaitSlot,
     cx: &mut Context<'_>,
     registered: &mut bool,
     at: usize,
+    small_ring: bool,
     mut check: impl FnMut() -> Check<R>,
     productive: impl FnOnce() -> bool,
 ) -> Poll<Result<R, ()>> {
@@ -74,7 +80,11 @@ fn poll_wait<R>(
     }
     if !matches!(outcome, Check::Wait) && (*registered || slot.yielded()) {
         let yielded = !*registered;
-        slot.after_wait(yielded, yielded && productive());
+        // Yielding pays after yields that found half the ring moved, and
+        // always on a small ring (`REGISTER_FROM`); a wait that had to
+        // register, or whose yields found less, makes the next ones
+        // register at once.
+        slot.after_wait(small_ring || (yielded && productive()));
     }
     match outcome {
         Check::Wait => Poll::Pending,
@@ -88,6 +98,23 @@ fn poll_wait<R>(
         }
     }
 }
+
+/// Whether yields paid: they found `moved` items (or free slots) of the
+/// ring's `capacity`, half the ring or more.
+#[inline]
+fn paid(moved: usize, capacity: usize) -> bool {
+    moved >= capacity.div_ceil(2)
+}
+
+/// The smallest ring whose waits may turn to registering at once. A
+/// registered wait costs the other half a wake-up (a `futex` call when the
+/// task sleeps on another worker) per hand-over, and a smaller ring hands
+/// over too few items to pay for it. In the report's async workload at
+/// capacity 8 (2 workers, 108k items a run, in one process with the other
+/// contenders' runs, two runs of its suite each, 2026-12-05), registering
+/// at once there ran at 7.4-7.9 M items/s, yielding first at 8.6-8.7 (at
+/// 9.4-9.8 before the slots chose fences by items per registration).
+const REGISTER_FROM: usize = 64;
 
 /// Withdraws our waker if the slot holds it. Inline: every completed poll
 /// and every dropped future calls it, and almost never with a waker in
@@ -112,10 +139,10 @@ impl<T> Producer<T> {
     /// While the ring stays full the future may first yield: wake its own
     /// task and return `Pending`, up to 8 times in a row, so that the
     /// consumer, if it runs on the same executor thread, can make room;
-    /// only then does it register its waker and sleep. It yields only while
-    /// that pays (the consumer made room for half the ring meanwhile);
-    /// otherwise its waits register at once, and after 4,096 of those one
-    /// tries yielding again. An executor sees those few extra polls (and
+    /// only then does it register its waker and sleep. On a ring of 64 or
+    /// more it yields only while that pays (the consumer made room for half
+    /// the ring meanwhile); otherwise its waits register at once, and after
+    /// 4,096 of those one tries yielding again. An executor sees those few extra polls (and
     /// re-polls of the future's `select!` siblings) before the wait goes
     /// quiet.
     ///
@@ -153,10 +180,10 @@ impl<T> Consumer<T> {
     /// While the ring stays empty the future may first yield: wake its own
     /// task and return `Pending`, up to 8 times in a row, so that the
     /// producer, if it runs on the same executor thread, can push; only
-    /// then does it register its waker and sleep. It yields only while that
-    /// pays (the producer filled half the ring meanwhile); otherwise its
-    /// waits register at once, and after 4,096 of those one tries yielding
-    /// again. An executor sees those few extra polls (and re-polls of the
+    /// then does it register its waker and sleep. On a ring of 64 or more
+    /// it yields only while that pays (the producer filled half the ring
+    /// meanwhile); otherwise its waits register at once, and after 4,096 of
+    /// those one tries yielding again. An executor sees those few extra polls (and re-polls of the
     /// future's `select!` siblings) before the wait goes quiet.
     ///
     /// ```
@@ -189,9 +216,10 @@ impl<T> Consumer<T> {
             cx,
             registered,
             self.head(),
+            self.capacity() < REGISTER_FROM,
             || pop_check(self),
             // The count the check just loaded (`ready_items(0)` loads none).
-            || self.ready_items(0) >= self.capacity().div_ceil(2),
+            || paid(self.ready_items(0), self.capacity()),
         );
         match ready {
             Poll::Pending => Poll::Pending,
@@ -274,7 +302,8 @@ impl<T> Future for PushFuture<'_, T> {
                     // The room the push just found (`free_slots(0)` loads
                     // nothing), the slot it took included.
                     let room = producer.free_slots(0) + 1;
-                    slot.after_wait(true, room >= producer.capacity().div_ceil(2));
+                    let capacity = producer.capacity();
+                    slot.after_wait(capacity < REGISTER_FROM || paid(room, capacity));
                 }
                 return Poll::Ready(Ok(()));
             }
@@ -287,6 +316,7 @@ impl<T> Future for PushFuture<'_, T> {
             cx,
             &mut this.registered,
             producer.tail(),
+            producer.capacity() < REGISTER_FROM,
             || {
                 if producer.free_slots(1) >= 1 {
                     return Check::Ready(());
@@ -299,7 +329,7 @@ impl<T> Future for PushFuture<'_, T> {
                     _ => Check::Ready(()),
                 }
             },
-            || producer.free_slots(0) >= producer.capacity().div_ceil(2),
+            || paid(producer.free_slots(0), producer.capacity()),
         );
         match ready {
             Poll::Pending => {

@@ -362,18 +362,16 @@ impl WaitSlot {
     }
 
     /// The async waiter's wait ended (its condition holds after it yielded
-    /// or registered): `yielded` when only yields were needed, and
-    /// `productive` when the other half moved half the ring meanwhile.
-    /// Only a productive yield keeps the waiter yielding first; anything
-    /// else makes its next waits register at once (`future::poll_wait`
-    /// says why). Inline: every completed poll that waited calls it (a load,
-    /// and no store unless the way of waiting changes).
+    /// or registered): its next waits yield first (`yield_next`) or
+    /// register at once; `future::poll_wait` decides which, and says why.
+    /// Inline: every completed poll that waited calls it (a load, and no
+    /// store unless the way of waiting changes).
     #[inline]
-    pub(crate) fn after_wait(&self, yielded: bool, productive: bool) {
+    pub(crate) fn after_wait(&self, yield_next: bool) {
         // SAFETY: the waiter's alone, as in `take_yield`.
         self.yields.with_mut(|cell| unsafe {
             let n = *cell;
-            let next = if yielded && productive {
+            let next = if yield_next {
                 0
             } else if n >= REGISTERING {
                 // Registering already: keep the count down going.
@@ -530,37 +528,35 @@ mod yield_policy_tests {
     }
 
     #[test]
-    fn yields_that_pay_keep_the_waiter_yielding() {
+    fn waits_told_to_yield_keep_yielding() {
         let slot = WaitSlot::new(false);
         for _ in 0..100 {
-            assert!(slot.take_yield(LIMIT), "a productive yield rearms them");
-            slot.after_wait(true, true);
+            assert!(slot.take_yield(LIMIT), "yields rearmed by the last wait");
+            slot.after_wait(true);
             assert!(!slot.yielded());
         }
     }
 
     #[test]
-    fn a_yield_that_did_not_pay_or_a_registration_makes_waits_register_then_try_again() {
-        for (yielded, productive) in [(true, false), (false, false), (false, true)] {
-            let slot = WaitSlot::new(false);
-            assert!(slot.take_yield(LIMIT));
-            slot.after_wait(yielded, productive);
-            for wait in 0..REGISTERED_WAITS {
-                assert!(
-                    !slot.take_yield(LIMIT),
-                    "wait {wait} after ({yielded}, {productive}) should register at once"
-                );
-                assert!(!slot.yielded());
-                // Each of those waits ends registered: the count goes on.
-                slot.after_wait(false, false);
-            }
-            assert!(slot.take_yield(LIMIT), "then one tries a yield again");
-            slot.after_wait(true, true);
-            assert_eq!(
-                yields_in_one_wait(&slot),
-                LIMIT,
-                "and it paid: yielding again"
+    fn waits_told_to_register_do_so_4096_times_then_one_tries_a_yield_again() {
+        let slot = WaitSlot::new(false);
+        assert!(slot.take_yield(LIMIT));
+        slot.after_wait(false);
+        for wait in 0..REGISTERED_WAITS {
+            assert!(
+                !slot.take_yield(LIMIT),
+                "wait {wait} should register at once"
             );
+            assert!(!slot.yielded());
+            // Each of those waits ends registered: the count goes on.
+            slot.after_wait(false);
         }
+        assert!(slot.take_yield(LIMIT), "then one tries a yield again");
+        slot.after_wait(true);
+        assert_eq!(
+            yields_in_one_wait(&slot),
+            LIMIT,
+            "told it paid: yielding again"
+        );
     }
 }
