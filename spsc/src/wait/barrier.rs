@@ -178,7 +178,8 @@ mod membarrier {
         /// tokio, 2 workers, 5 interleaved runs, 2026-12-05): registering
         /// once every 1,024 items or so (capacity 1024), the asymmetric
         /// protocol ran at 1.19 [0.97-1.27] x the fenced one; every 8 or
-        /// fewer (capacity 8), at 0.05.
+        /// fewer (capacity 8), at 0.05. This rule against time alone: 1.33
+        /// [1.11-1.42] at capacity 1024 (7 runs), 1.00 at capacity 8.
         ///
         /// [`FENCE_WITHIN`]: Self::FENCE_WITHIN
         pub(crate) const FENCE_BELOW_ITEMS: usize = 256;
