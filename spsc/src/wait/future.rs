@@ -13,9 +13,9 @@ use crate::{Consumer, PopAsyncError, Producer, PushAsyncError, PushError};
 /// task and return `Pending`), or register `cx`'s waker and check again
 /// (the protocol's second load). `registered` tracks whether the slot holds
 /// our waker, so that a dropped future can withdraw it; `at` is the
-/// waiter's own index (`WaitSlot::register`); `productive` says,
-/// once the check holds after yields, whether the other half moved half
-/// the ring meanwhile.
+/// waiter's own index (`WaitSlot::register`), `capacity` the ring's, and
+/// `moved` counts, once the check holds after yields, the items (or free
+/// slots) the check found.
 ///
 /// Why yield: a registration costs the heavy barrier (a `membarrier`
 /// system call that interrupts every CPU running a thread of the process,
@@ -44,7 +44,7 @@ use crate::{Consumer, PopAsyncError, Producer, PushAsyncError, PushError};
 /// register at once, and after `REGISTERED_WAITS` of those one tries
 /// yielding again (`WaitSlot::take_yield`, `WaitSlot::after_wait`). A ring
 /// smaller than `REGISTER_FROM` always yields first: its hand-overs are too
-/// small to pay for a wake-up each. `small_ring` says which.
+/// small to pay for a wake-up each (`yield_next`).
 ///
 /// Measured against yielding up to 8 times in every wait (`waiting_probe`,
 /// tokio multi-thread, 5M items at capacity 1024 and 2M at capacity 8, 7
@@ -61,9 +61,9 @@ fn poll_wait<R>(
     cx: &mut Context<'_>,
     registered: &mut bool,
     at: usize,
-    small_ring: bool,
+    capacity: usize,
     mut check: impl FnMut() -> Check<R>,
-    productive: impl FnOnce() -> bool,
+    moved: impl FnOnce() -> usize,
 ) -> Poll<Result<R, ()>> {
     if !*registered {
         slot.unfence_if_stale();
@@ -79,12 +79,7 @@ fn poll_wait<R>(
         outcome = check();
     }
     if !matches!(outcome, Check::Wait) && (*registered || slot.yielded()) {
-        let yielded = !*registered;
-        // Yielding pays after yields that found half the ring moved, and
-        // always on a small ring (`REGISTER_FROM`); a wait that had to
-        // register, or whose yields found less, makes the next ones
-        // register at once.
-        slot.after_wait(small_ring || (yielded && productive()));
+        slot.after_wait(yield_next(capacity, !*registered, moved));
     }
     match outcome {
         Check::Wait => Poll::Pending,
@@ -99,11 +94,13 @@ fn poll_wait<R>(
     }
 }
 
-/// Whether yields paid: they found `moved` items (or free slots) of the
-/// ring's `capacity`, half the ring or more.
+/// Whether the waits after one that just ended should yield first: always
+/// on a ring smaller than [`REGISTER_FROM`], else only when this wait
+/// `yielded` (did not register) and its yields paid: the check then found
+/// `moved` items (or free slots), half the ring or more.
 #[inline]
-fn paid(moved: usize, capacity: usize) -> bool {
-    moved >= capacity.div_ceil(2)
+fn yield_next(capacity: usize, yielded: bool, moved: impl FnOnce() -> usize) -> bool {
+    capacity < REGISTER_FROM || (yielded && moved() >= capacity.div_ceil(2))
 }
 
 /// The smallest ring whose waits may turn to registering at once. A
@@ -216,10 +213,10 @@ impl<T> Consumer<T> {
             cx,
             registered,
             self.head(),
-            self.capacity() < REGISTER_FROM,
+            self.capacity(),
             || pop_check(self),
             // The count the check just loaded (`ready_items(0)` loads none).
-            || paid(self.ready_items(0), self.capacity()),
+            || self.ready_items(0),
         );
         match ready {
             Poll::Pending => Poll::Pending,
@@ -301,9 +298,8 @@ impl<T> Future for PushFuture<'_, T> {
                 if slot.yielded() {
                     // The room the push just found (`free_slots(0)` loads
                     // nothing), the slot it took included.
-                    let room = producer.free_slots(0) + 1;
-                    let capacity = producer.capacity();
-                    slot.after_wait(capacity < REGISTER_FROM || paid(room, capacity));
+                    let room = || producer.free_slots(0) + 1;
+                    slot.after_wait(yield_next(producer.capacity(), true, room));
                 }
                 return Poll::Ready(Ok(()));
             }
@@ -316,7 +312,7 @@ impl<T> Future for PushFuture<'_, T> {
             cx,
             &mut this.registered,
             producer.tail(),
-            producer.capacity() < REGISTER_FROM,
+            producer.capacity(),
             || {
                 if producer.free_slots(1) >= 1 {
                     return Check::Ready(());
@@ -329,7 +325,7 @@ impl<T> Future for PushFuture<'_, T> {
                     _ => Check::Ready(()),
                 }
             },
-            || paid(producer.free_slots(0), producer.capacity()),
+            || producer.free_slots(0),
         );
         match ready {
             Poll::Pending => {
