@@ -220,12 +220,12 @@ impl Waiters {
     /// Runs `attempt` until it returns `Some`, parking between tries, or
     /// until `deadline` passes (then `None`, after one last try).
     ///
-    /// First a short spin phase (a few tries with growing back-offs, no
-    /// registration): between two of its tries `worth_trying` says whether
+    /// First a spin phase ([`SpinFirst`]: spin hints, then yields for up
+    /// to 20 µs; no registration): between two of its tries `worth_trying` says whether
     /// another try is worth what it costs the other side (a sender waits
     /// for room well ahead, see `Sender::send_waiting`). It is a hint only:
     /// when the phase runs out without it, the parking phase tries anyway,
-    /// so it can delay a try by the phase's length (microseconds), never
+    /// so it can delay a try by the phase's length (20 µs at most), never
     /// block one.
     ///
     /// The spin has no yields when this side's last wait parked for long
@@ -251,7 +251,7 @@ impl Waiters {
         worth_trying: impl Fn() -> bool,
         parked_for: &mut Option<core::time::Duration>,
     ) -> Option<R> {
-        let spin = SpinFirst::new(self.quiet.get());
+        let spin = SpinFirst::new(self.quiet.get(), deadline);
         'spin: loop {
             if let Some(done) = attempt() {
                 return Some(done);

@@ -121,46 +121,93 @@ pub(crate) fn passed(_deadline: Option<Instant>) -> bool {
 
 /// Retries before a blocking call parks: a peer on another core often
 /// frees a slot or sends an item within a few hundred nanoseconds, much less
-/// than a park and unpark cost. Spins a little, then yields the core (on a
-/// machine with fewer cores than threads the peer needs it to run); a
-/// *quiet* side (its last wait parked for [`QUIET`] or more) skips the
-/// yields: on the Intel VM (Linux 6.18) a thread that yielded before it
-/// parked was woken some 10 µs after its unpark, one that only spun in
-/// 1.5–2 µs (hotq-spsc's `block_until` has the measurements).
+/// than a park and unpark cost. Spins first (spin hints 2^0 … 2^6, 127 in
+/// all), then yields the core (on a machine with fewer cores than threads
+/// the peer needs it to run) until [`SPIN_TIME`] has passed since the first
+/// yield, at least [`MIN_YIELDS`] times, or until the wait's deadline.
+///
+/// The bound is time, not a count of yields, because what it must outlast
+/// is time: the other side's wake-up. Once one side has parked, the other
+/// side's reply comes only after the parked side's wake-up latency (some
+/// 10 µs on the Intel VM, Linux 6.18); a spin shorter than that parks too,
+/// and from then on every hand-off parks and pays a wake-up. With
+/// crossbeam's `Backoff` (3 yields, 1–2 µs) a 1P1C channel of capacity 8
+/// ran at 0.2–1.8 M items/s here, as the queues that always park do
+/// (hotq-spsc's `block_until` learnt the same, and has the same bound).
+///
+/// A *quiet* side (its last wait parked for [`QUIET`] or more) skips the
+/// yields: there a thread that yielded before it parked was woken some
+/// 10 µs after its unpark, one that only spun in 1.5–2 µs.
 #[cfg(not(loom))]
 pub(crate) struct SpinFirst {
-    backoff: crossbeam_utils::Backoff,
-    /// Snoozes left when quiet (the spinning ones: crossbeam's `Backoff`
-    /// spins for its first 7 and yields from the 8th); `None`: not quiet.
-    spins_left: core::cell::Cell<Option<u32>>,
+    /// Spin-hint rounds done (the `n`th spins 2^n hints) and then yields
+    /// done.
+    step: core::cell::Cell<u32>,
+    /// When the first yield came; `None` until then.
+    yields_began: core::cell::Cell<Option<Instant>>,
+    quiet: bool,
+    deadline: Option<Instant>,
 }
 
-/// A park at least this long makes its side of the channel quiet.
+/// Spin-hint rounds of a [`SpinFirst`] before it yields.
+#[cfg(not(loom))]
+const HINT_STEPS: u32 = 7;
+
+/// Yields of a [`SpinFirst`] that come whatever the clock says (unless the
+/// deadline has passed).
+#[cfg(not(loom))]
+const MIN_YIELDS: u32 = 4;
+
+/// How long a [`SpinFirst`]'s yields may go on: twice the wake-up latency
+/// it must outlast, and 0.002 % of a second-long block. Under miri none
+/// (its clock is virtual; the [`MIN_YIELDS`] still come).
+#[cfg(not(loom))]
+pub(crate) const SPIN_TIME: core::time::Duration = if cfg!(miri) {
+    core::time::Duration::ZERO
+} else {
+    core::time::Duration::from_micros(20)
+};
+
+/// A park at least this long makes its side of the channel quiet: ten
+/// times [`SPIN_TIME`], a hand-off this late would not have been caught
+/// by the spin anyway.
 #[cfg(not(loom))]
 pub(crate) const QUIET: core::time::Duration = core::time::Duration::from_micros(200);
 
 #[cfg(not(loom))]
 impl SpinFirst {
-    /// The spin of a wait; without the yields when `quiet`.
-    pub(crate) fn new(quiet: bool) -> Self {
+    /// The spin of a wait that ends by `deadline`; without the yields
+    /// when `quiet`.
+    pub(crate) fn new(quiet: bool, deadline: Option<Instant>) -> Self {
         SpinFirst {
-            backoff: crossbeam_utils::Backoff::new(),
-            spins_left: core::cell::Cell::new(quiet.then_some(7)),
+            step: core::cell::Cell::new(0),
+            yields_began: core::cell::Cell::new(None),
+            quiet,
+            deadline,
         }
     }
 
     /// Waits a little; `false` once it is time to park instead.
     pub(crate) fn wait(&self) -> bool {
-        if let Some(left) = self.spins_left.get() {
-            if left == 0 {
-                return false;
-            }
-            self.spins_left.set(Some(left - 1));
+        let step = self.step.get();
+        self.step.set(step.saturating_add(1));
+        if step < HINT_STEPS {
+            (0..1u32 << step).for_each(|_| core::hint::spin_loop());
+            return true;
         }
-        if self.backoff.is_completed() {
+        if self.quiet {
             return false;
         }
-        self.backoff.snooze();
+        let now = Instant::now();
+        if self.deadline.is_some_and(|d| now >= d) {
+            return false;
+        }
+        let began = self.yields_began.get().unwrap_or(now);
+        self.yields_began.set(Some(began));
+        if step >= HINT_STEPS + MIN_YIELDS && now.duration_since(began) >= SPIN_TIME {
+            return false;
+        }
+        std::thread::yield_now();
         true
     }
 }
@@ -202,7 +249,7 @@ pub(crate) struct SpinFirst;
 
 #[cfg(loom)]
 impl SpinFirst {
-    pub(crate) fn new(_quiet: bool) -> Self {
+    pub(crate) fn new(_quiet: bool, _deadline: Option<Instant>) -> Self {
         SpinFirst
     }
 
@@ -226,4 +273,50 @@ impl Quiet {
     }
 
     pub(crate) fn set(&self, _parked_for: Option<core::time::Duration>) {}
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::{HINT_STEPS, MIN_YIELDS, SpinFirst};
+    use std::time::{Duration, Instant};
+
+    /// Waits until `spin` says park; returns how many waits it allowed.
+    fn run_out(spin: &SpinFirst) -> u32 {
+        let mut waits = 0;
+        while spin.wait() {
+            waits += 1;
+            assert!(waits < 10_000_000, "a spin that never ends");
+        }
+        waits
+    }
+
+    /// The bound that lets a 1P1C channel of capacity 8 hand over without
+    /// parking: a spin that ended after a fixed few yields (crossbeam's
+    /// `Backoff`, 1–2 µs) was shorter than a parked peer's wake-up, and
+    /// then every hand-off parked.
+    #[test]
+    #[cfg_attr(miri, ignore = "timing: miri's isolated clock")]
+    fn a_spin_yields_for_spin_time_before_it_parks() {
+        let t0 = Instant::now();
+        let waits = run_out(&SpinFirst::new(false, None));
+        let spun = t0.elapsed();
+        // What the spin must outlast: a parked peer's wake-up, 10 µs here.
+        let wake_up = Duration::from_micros(10);
+        assert!(spun >= wake_up, "parked after {spun:?}, {waits} waits");
+        assert!(waits >= HINT_STEPS + MIN_YIELDS);
+        // A generous bound: it ends (20 µs of yields, on a loaded machine
+        // a few time slices).
+        assert!(spun < Duration::from_secs(1), "spun for {spun:?}");
+    }
+
+    #[test]
+    fn a_quiet_side_parks_after_the_hints() {
+        assert_eq!(run_out(&SpinFirst::new(true, None)), HINT_STEPS);
+    }
+
+    #[test]
+    fn a_passed_deadline_ends_the_spin_after_the_hints() {
+        let spin = SpinFirst::new(false, Some(Instant::now()));
+        assert_eq!(run_out(&spin), HINT_STEPS);
+    }
 }
