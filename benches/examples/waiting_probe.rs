@@ -9,11 +9,15 @@
 //! Arguments: the workload (`trip` round trips over two queues of 8,
 //! `cap8`/`cap1024` blocking throughput, `wake` the wake-up latency of a
 //! parked consumer, `async8`/`async1024` on tokio with 2 workers, as the
-//! report, `async8w1`/`async1024w1` with 1), the contender (`hotq`,
+//! report, `async8w1`/`async1024w1` with 1, `channel1p1c` the channels
+//! suite's async 1P1C: capacity 1024, 2 workers, `mpmc` or `kanal`), the
+//! contender (`hotq`,
 //! `crossbeam`, `kanal`, `sync`: `mpsc::sync_channel`, `mpmc`: the
 //! hotq-mpmc channel, and `try` / `rtrb`: hotq-spsc's and rtrb's try
 //! calls in the report's wait loop, the SPSC suite's contenders, for the
-//! same workload without a waiting layer; async: `hotq`, `kanal`,
+//! same workload without a waiting layer; `mpmctry` / `arrayqueue`: the
+//! same for hotq-mpmc's `Queue` and crossbeam's `ArrayQueue`, the queues
+//! under the hotq-mpmc and crossbeam channels; async: `hotq`, `kanal`,
 //! `tokio`), the items, trips
 //! or wake-ups, and `nopin` to leave threads unpinned. Prints the
 //! workload's figure (M items/s, or the median trip or wake-up in ns).
@@ -43,7 +47,14 @@ fn main() {
     let a: Vec<String> = std::env::args().collect();
     let (what, who, n) = (a[1].as_str(), a[2].as_str(), a[3].parse().unwrap());
     hotq_benches::pin::configure(a.get(4).map(|s| s != "nopin").unwrap_or(true));
-    let f = if what.starts_with("async") {
+    let f = if what == "channel1p1c" {
+        use hotq_benches::async_channels as ch;
+        match who {
+            "mpmc" => ch::throughput::<ch::HotqMpmcAsync>(1, 1, n),
+            "kanal" => ch::throughput::<ch::KanalAsync>(1, 1, n),
+            _ => panic!("who"),
+        }
+    } else if what.starts_with("async") {
         match who {
             "hotq" => run_async::<asynchronous::HotqSpscAsync>(what, n),
             "kanal" => run_async::<asynchronous::KanalAsync>(what, n),
@@ -59,6 +70,8 @@ fn main() {
             "mpmc" => run::<hotq_benches::contenders::HotqMpmcChannel>(what, n),
             "try" => run::<hotq_benches::contenders::HotqSpsc>(what, n),
             "rtrb" => run::<hotq_benches::contenders::Rtrb>(what, n),
+            "mpmctry" => run::<hotq_benches::contenders::HotqMpmc>(what, n),
+            "arrayqueue" => run::<hotq_benches::contenders::ArrayQueue>(what, n),
             _ => panic!("who"),
         }
     };
