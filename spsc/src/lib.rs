@@ -82,10 +82,10 @@
 //! that only calls [`push`](Producer::push) makes no system call, takes no
 //! lock and allocates nothing while nobody waits. Where `membarrier` is
 //! missing (not Linux, miri) both sides use a `fence(SeqCst)` instead; and
-//! while one half goes to sleep more than every 100 µs or so (a small ring
-//! between two async tasks), the system call would cost it more than
-//! fences on both sides cost them, so its slot switches to fences until
-//! its waits are a millisecond apart again.
+//! while one half goes to sleep every few items (fewer than 256 between
+//! two waits: a small ring between two async tasks), the system call would
+//! cost it more than fences on both sides cost them, so its slot switches
+//! to fences until more than 512 items pass between its waits again.
 //!
 //! ```
 //! use std::time::Duration;

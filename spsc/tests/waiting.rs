@@ -546,17 +546,20 @@ fn yields_once<F: Future + Unpin>(
 }
 
 /// The async wait's choice between yielding first and registering at once
-/// (`wait/future.rs`), through the public futures: on a ring of 64 or more,
-/// a wait that had to register, or whose yields found less than half the
-/// ring, makes the next wait register at once, and one whose yields found
-/// half the ring keeps yielding; a smaller ring always yields first.
+/// (`wait/future.rs`), through the public futures: a wait that had to
+/// register, or whose yields found less than half the ring, makes the next
+/// wait register at once, and one whose yields found half the ring keeps
+/// yielding, on small rings as on large ones.
 #[test]
-fn async_waits_yield_first_only_while_yielding_pays_and_always_on_small_rings() {
+fn async_waits_yield_first_only_while_yielding_pays() {
     // (capacity, items pushed during the wait's yields, whether the next
     // wait yields first); `None`: the wait ends registered.
     let cases = [
-        (8, None, true),
-        (8, Some(1), true),
+        (1, None, false),
+        (1, Some(1), true),
+        (8, None, false),
+        (8, Some(3), false),
+        (8, Some(4), true),
         (64, None, false),
         (1024, None, false),
         (1024, Some(1), false),

@@ -70,7 +70,6 @@ pub(crate) use membarrier::Pace;
 #[cfg(all(target_os = "linux", feature = "std", not(loom), not(miri)))]
 mod membarrier {
     use core::sync::atomic::{AtomicU8, Ordering};
-    use std::time::{Duration, Instant};
 
     // From linux/membarrier.h.
     const CMD_QUERY: libc::c_long = 0;
@@ -141,181 +140,123 @@ mod membarrier {
     /// But fences cost on every push and pop, so a waiter that registers
     /// often yet once per many items (an async pair on one executor worker,
     /// handing over a whole ring of 1024 each time) does better with the
-    /// system call. `Pace` is the waiter's record of its registrations (its
-    /// alone, like the rest of the slot's waiter state): a slot that may use
-    /// the system call switches to the fenced protocol while registrations
-    /// come closer than [`Pace::FENCE_WITHIN`] apart with fewer than
-    /// [`Pace::FENCE_BELOW_ITEMS`] items between them, and back once one
-    /// comes after more than [`Pace::UNFENCE_AFTER`] or
-    /// [`Pace::UNFENCE_ABOVE_ITEMS`] (`WaitSlot::register` runs the switch).
+    /// system call. What decides is items per registration: the fenced
+    /// protocol costs a fence per push and per pop, the asymmetric one a
+    /// system call per registration. `Pace` is the waiter's record of its
+    /// registrations (its alone, like the rest of the slot's waiter state):
+    /// a slot that may use the system call switches to the fenced protocol
+    /// when fewer than [`Pace::FENCE_BELOW_ITEMS`] items moved between two
+    /// registrations, and back once more than [`Pace::UNFENCE_ABOVE_ITEMS`]
+    /// have moved since the last one (`WaitSlot::register` runs the switch
+    /// at a registration, `WaitSlot::unfence_if_stale` between them).
+    ///
+    /// The waiter's own index is the measure, so the record costs no clock
+    /// read. It used to be time (registrations closer than 100 µs fenced,
+    /// a gap over 1 ms unfenced), read at every registration and at some
+    /// waits: at capacity 8, where every wait registers, those reads were
+    /// 17 % of the async workload's samples (`perf record`, tokio, 2
+    /// workers). A slow trickle (an item every few ms, each wait
+    /// registering) now stays fenced, where time had it take the system
+    /// call at each registration: its fences cost nothing at that rate, and
+    /// its registrations skip the 12 µs call.
     pub(crate) struct Pace {
-        /// When the waiter last registered.
-        last: Option<Instant>,
-        /// [`stale`](Pace::stale) calls since the last registration, which
-        /// decide which of them read the clock.
-        checks: u32,
         /// The waiter's own index (its items taken, or pushed) at its last
-        /// registration: how many moved between two registrations is the
-        /// other half of the choice.
-        at: usize,
+        /// registration; `None` before the first.
+        at: Option<usize>,
     }
 
     impl Pace {
-        /// Closer registrations than this switch an asymmetric slot to fences:
-        /// at 12 µs a call, the system call then takes over a tenth of the
-        /// waiter's time.
-        pub(crate) const FENCE_WITHIN: Duration = Duration::from_micros(100);
-        /// A registration this long after the last one switches a fenced slot
-        /// back: waits are rare again, and fences on every push and pop
-        /// (measured at 0.7-1.0 × the asymmetric ring's throughput at capacity
-        /// 1024) are then the larger cost.
-        pub(crate) const UNFENCE_AFTER: Duration = Duration::from_millis(1);
-        /// Registrations that come closer than [`FENCE_WITHIN`] switch to
-        /// fences only when fewer items than this moved between them: the
-        /// fenced protocol costs a fence per push and per pop, the
-        /// asymmetric one a system call per registration, so what decides
-        /// is items per registration, not time. Measured (`waiting_probe`,
-        /// tokio, 2 workers, 5 interleaved runs, 2026-12-05): registering
-        /// once every 1,024 items or so (capacity 1024), the asymmetric
-        /// protocol ran at 1.19 [0.97-1.27] x the fenced one; every 8 or
-        /// fewer (capacity 8), at 0.05. This rule against time alone: 1.33
-        /// [1.11-1.42] at capacity 1024 (7 runs), 1.00 at capacity 8.
-        ///
-        /// [`FENCE_WITHIN`]: Self::FENCE_WITHIN
+        /// Registrations with fewer items than this between them switch an
+        /// asymmetric slot to fences. Measured (`waiting_probe`, tokio, 2
+        /// workers, 5 interleaved runs, 2026-12-05): registering once every
+        /// 1,024 items or so (capacity 1024), the asymmetric protocol ran
+        /// at 1.19 [0.97-1.27] x the fenced one; every 8 or fewer (capacity
+        /// 8), at 0.05.
         pub(crate) const FENCE_BELOW_ITEMS: usize = 256;
-        /// A registration after more items than this since the last one
-        /// switches a fenced slot back, as [`UNFENCE_AFTER`] does: above
+        /// A fenced slot whose waiter has moved more items than this since
+        /// its last registration switches back: above
         /// [`FENCE_BELOW_ITEMS`], so that a pace near it does not switch at
         /// every registration (each switch is a system call).
         ///
-        /// [`UNFENCE_AFTER`]: Self::UNFENCE_AFTER
         /// [`FENCE_BELOW_ITEMS`]: Self::FENCE_BELOW_ITEMS
         pub(crate) const UNFENCE_ABOVE_ITEMS: usize = 512;
 
-        /// How many [`stale`](Self::stale) calls share one clock read, once
-        /// the waiter has asked this often since its last registration.
-        /// The waiter asks on every wait while its slot is fenced and idle,
-        /// and an async waiter whose polls keep succeeding asks once an
-        /// item: a read each time (43-53 ns here) was 5 % of the samples of
-        /// the async workload at capacity 1024.
-        pub(crate) const STALE_EVERY: u32 = 16;
-
         pub(crate) const fn new() -> Self {
-            Pace {
-                last: None,
-                checks: 0,
-                at: 0,
-            }
+            Pace { at: None }
         }
 
         /// Called by each registration of a slot that may use the system
         /// call, with the waiter's own index: whether this one, and the wait
         /// it starts, should be fenced, given whether the slot is fenced now.
         pub(crate) fn fence_next(&mut self, fenced_now: bool, at: usize) -> bool {
-            self.decide(Instant::now(), at, fenced_now)
-        }
-
-        /// Whether the waiter's last registration is more than
-        /// [`UNFENCE_AFTER`](Self::UNFENCE_AFTER) old (or there was none):
-        /// a fenced slot whose waiter stopped registering should leave the
-        /// fenced protocol without waiting for its next registration.
-        /// Calls 0, 1, 2, 4 and 8 after a registration read the clock, then
-        /// every [`STALE_EVERY`](Self::STALE_EVERY)th; the others say no.
-        /// Waits that come seldom (a stream that keeps up, after a burst of
-        /// registrations fenced the slot) still leave the fenced protocol
-        /// at their second wait, as the worker then stops fencing every
-        /// publish; waits that come once an item pay one read per sixteen.
-        pub(crate) fn stale(&mut self) -> bool {
-            let n = self.checks;
-            let due = n % Self::STALE_EVERY == 0 || (n < Self::STALE_EVERY && n.is_power_of_two());
-            self.checks = self.checks.wrapping_add(1);
-            due && self
-                .last
-                .is_none_or(|last| last.elapsed() > Self::UNFENCE_AFTER)
-        }
-
-        /// [`fence_next`](Self::fence_next) at the instant `now`, with the
-        /// waiter's index at `at`.
-        fn decide(&mut self, now: Instant, at: usize, fenced_now: bool) -> bool {
-            self.checks = 0;
-            let since = self.last.replace(now).map(|last| now - last);
-            // Wrapping: the indices are free-running.
-            let moved = at.wrapping_sub(core::mem::replace(&mut self.at, at));
-            match since {
+            match self.at.replace(at) {
+                // The first registration keeps the slot as it is.
                 None => fenced_now,
-                Some(since) if fenced_now => {
-                    since <= Self::UNFENCE_AFTER && moved <= Self::UNFENCE_ABOVE_ITEMS
+                Some(last) => {
+                    // Wrapping: the indices are free-running.
+                    let moved = at.wrapping_sub(last);
+                    if fenced_now {
+                        moved <= Self::UNFENCE_ABOVE_ITEMS
+                    } else {
+                        moved < Self::FENCE_BELOW_ITEMS
+                    }
                 }
-                Some(since) => since < Self::FENCE_WITHIN && moved < Self::FENCE_BELOW_ITEMS,
             }
+        }
+
+        /// Whether a fenced slot's waiter, now at its index `at`, has moved
+        /// more than [`UNFENCE_ABOVE_ITEMS`](Self::UNFENCE_ABOVE_ITEMS)
+        /// since its last registration (or never registered): the slot
+        /// should leave the fenced protocol without waiting for its next
+        /// registration, which a stream that keeps up may never make.
+        pub(crate) fn stale(&self, at: usize) -> bool {
+            self.at
+                .is_none_or(|last| at.wrapping_sub(last) > Self::UNFENCE_ABOVE_ITEMS)
         }
     }
 
     #[cfg(test)]
     mod tests {
         use super::Pace;
-        use std::time::{Duration, Instant};
 
         #[test]
-        fn pace_fences_close_registrations_and_unfences_after_a_quiet_spell() {
-            let t0 = Instant::now();
-            let at = |us: u64| t0 + Duration::from_micros(us);
+        fn registrations_fence_when_few_items_moved_between_them_and_unfence_when_many() {
             let mut pace = Pace::new();
             // The first registration keeps the slot as it is, either way.
-            assert!(!pace.decide(at(0), 0, false));
-            // Far apart: stays asymmetric.
-            assert!(!pace.decide(at(10_000), 0, false));
-            // Closer than `FENCE_WITHIN`: switches in ...
-            assert!(pace.decide(at(10_050), 0, false));
-            // ... stays in while registrations come within `UNFENCE_AFTER` ...
-            assert!(pace.decide(at(10_900), 0, true));
-            assert!(pace.decide(at(11_900), 0, true));
-            // ... and leaves after a longer gap.
-            assert!(!pace.decide(at(13_000), 0, true));
-            // At exactly `FENCE_WITHIN` it does not switch in; just below, it does.
-            assert!(!pace.decide(at(13_100), 0, false));
-            assert!(pace.decide(at(13_199), 0, false));
-        }
-
-        #[test]
-        fn close_registrations_fence_only_when_few_items_moved_between_them() {
-            let t0 = Instant::now();
-            let at = |us: u64| t0 + Duration::from_micros(us);
-            let mut pace = Pace::new();
-            assert!(!pace.decide(at(0), 0, false));
-            // Close in time but a ring's worth of items apart: stays
-            // asymmetric.
-            assert!(!pace.decide(at(20), 1024, false));
-            assert!(!pace.decide(at(40), 2048, false));
-            // Close, and just under `FENCE_BELOW_ITEMS` apart: switches in.
-            assert!(pace.decide(at(60), 2048 + Pace::FENCE_BELOW_ITEMS - 1, false));
+            assert!(!pace.fence_next(false, 0));
+            // A ring's worth of items apart: stays asymmetric.
+            assert!(!pace.fence_next(false, 1024));
+            assert!(!pace.fence_next(false, 2048));
+            // At `FENCE_BELOW_ITEMS` apart it does not switch in; just
+            // under, it does.
+            let mut index = 2048 + Pace::FENCE_BELOW_ITEMS;
+            assert!(!pace.fence_next(false, index));
+            index += Pace::FENCE_BELOW_ITEMS - 1;
+            assert!(pace.fence_next(false, index));
             // Stays in up to `UNFENCE_ABOVE_ITEMS` apart ...
-            let mut index = 2048 + Pace::FENCE_BELOW_ITEMS - 1;
             index += Pace::UNFENCE_ABOVE_ITEMS;
-            assert!(pace.decide(at(80), index, true));
-            // ... and leaves above it, however close in time.
+            assert!(pace.fence_next(true, index));
+            // ... and leaves above it.
             index += Pace::UNFENCE_ABOVE_ITEMS + 1;
-            assert!(!pace.decide(at(100), index, true));
+            assert!(!pace.fence_next(true, index));
             // The indices wrap: a move across `usize::MAX` counts as small.
             let mut pace = Pace::new();
-            assert!(!pace.decide(at(0), usize::MAX - 2, false));
-            assert!(pace.decide(at(10), 5, false));
+            assert!(!pace.fence_next(false, usize::MAX - 2));
+            assert!(pace.fence_next(false, 5));
         }
 
         #[test]
-        fn staleness_reads_the_clock_at_calls_0_1_2_4_8_then_every_sixteenth() {
+        fn a_waiter_is_stale_once_it_moved_more_than_unfence_above_items_since_it_registered() {
             let mut pace = Pace::new();
-            assert!(pace.stale(), "never registered");
-            let long_ago = Instant::now()
-                .checked_sub(Duration::from_millis(50))
-                .expect("an instant 50 ms back");
-            let _ = pace.decide(long_ago, 0, true);
-            let looked: alloc::vec::Vec<u32> = (0..3 * Pace::STALE_EVERY)
-                .filter(|_| pace.stale())
-                .collect();
-            assert_eq!(looked, [0, 1, 2, 4, 8, 16, 32]);
-            let _ = pace.decide(Instant::now(), 0, true);
-            assert!(!pace.stale(), "a registration just now");
+            assert!(pace.stale(0), "never registered");
+            let _ = pace.fence_next(true, 100);
+            assert!(!pace.stale(100));
+            assert!(!pace.stale(100 + Pace::UNFENCE_ABOVE_ITEMS));
+            assert!(pace.stale(100 + Pace::UNFENCE_ABOVE_ITEMS + 1));
+            // Wrapping, as in `fence_next`.
+            let _ = pace.fence_next(true, usize::MAX);
+            assert!(!pace.stale(3));
+            assert!(pace.stale(Pace::UNFENCE_ABOVE_ITEMS));
         }
     }
 }
@@ -330,8 +271,8 @@ mod membarrier {
         unreachable!("no asymmetric barrier on this platform: its rings are fenced")
     }
 
-    /// Where the system call is missing every slot is fenced for good: no
-    /// clock, nothing to record.
+    /// Where the system call is missing every slot is fenced for good:
+    /// nothing to record.
     pub(crate) struct Pace;
 
     impl Pace {
@@ -343,7 +284,7 @@ mod membarrier {
             fenced_now
         }
 
-        pub(crate) fn stale(&mut self) -> bool {
+        pub(crate) fn stale(&self, _at: usize) -> bool {
             false
         }
     }

@@ -153,7 +153,7 @@ fn block_until<R>(
     deadline: Deadline,
     check: impl FnMut(Phase) -> Check<R>,
 ) -> Result<R, Stop> {
-    slot.unfence_if_stale();
+    slot.unfence_if_stale(at);
     let quiet = SPIN && slot.is_quiet();
     let mut parked_long = false;
     let done = wait(slot, at, deadline, check, quiet, &mut parked_long);

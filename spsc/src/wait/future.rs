@@ -42,9 +42,14 @@ use crate::{Consumer, PopAsyncError, Producer, PushAsyncError, PushError};
 /// ended after yields with half the ring moved keeps yielding; a wait whose
 /// yields found less, or that had to register, makes the next waits
 /// register at once, and after `REGISTERED_WAITS` of those one tries
-/// yielding again (`WaitSlot::take_yield`, `WaitSlot::after_wait`). A ring
-/// smaller than `REGISTER_FROM` always yields first: its hand-overs are too
-/// small to pay for a wake-up each (`yield_next`).
+/// yielding again (`WaitSlot::take_yield`, `WaitSlot::after_wait`,
+/// `yield_next`). Small rings included: they used to yield first always,
+/// since a hand-over of a few items did not pay for a wake-up, but that
+/// was the slot's clock reads (`barrier::Pace`, 17 % of the samples at
+/// capacity 8) more than the wake-up; without them, registering at once
+/// at capacity 8 ran at 2.42 [2.17-2.59] x always yielding first
+/// (`waiting_probe async8`, 5 interleaved runs, 2026-12-05; the two tasks
+/// then share a worker in 98 % of the samples, against 7-50 %).
 ///
 /// Measured against yielding up to 8 times in every wait (`waiting_probe`,
 /// tokio multi-thread, 5M items at capacity 1024 and 2M at capacity 8, 7
@@ -66,7 +71,7 @@ fn poll_wait<R>(
     moved: impl FnOnce() -> usize,
 ) -> Poll<Result<R, ()>> {
     if !*registered {
-        slot.unfence_if_stale();
+        slot.unfence_if_stale(at);
     }
     let mut outcome = check();
     if let Check::Wait = outcome {
@@ -94,24 +99,13 @@ fn poll_wait<R>(
     }
 }
 
-/// Whether the waits after one that just ended should yield first: always
-/// on a ring smaller than [`REGISTER_FROM`], else only when this wait
-/// `yielded` (did not register) and its yields paid: the check then found
-/// `moved` items (or free slots), half the ring or more.
+/// Whether the waits after one that just ended should yield first: only
+/// when this wait `yielded` (did not register) and its yields paid: the
+/// check then found `moved` items (or free slots), half the ring or more.
 #[inline]
 fn yield_next(capacity: usize, yielded: bool, moved: impl FnOnce() -> usize) -> bool {
-    capacity < REGISTER_FROM || (yielded && moved() >= capacity.div_ceil(2))
+    yielded && moved() >= capacity.div_ceil(2)
 }
-
-/// The smallest ring whose waits may turn to registering at once. A
-/// registered wait costs the other half a wake-up (a `futex` call when the
-/// task sleeps on another worker) per hand-over, and a smaller ring hands
-/// over too few items to pay for it. In the report's async workload at
-/// capacity 8 (2 workers, 108k items a run, in one process with the other
-/// contenders' runs, two runs of its suite each, 2026-12-05), registering
-/// at once there ran at 7.4-7.9 M items/s, yielding first at 8.6-8.7 (at
-/// 9.4-9.8 before the slots chose fences by items per registration).
-const REGISTER_FROM: usize = 64;
 
 /// Withdraws our waker if the slot holds it. Inline: every completed poll
 /// and every dropped future calls it, and almost never with a waker in
@@ -136,10 +130,10 @@ impl<T> Producer<T> {
     /// While the ring stays full the future may first yield: wake its own
     /// task and return `Pending`, up to 8 times in a row, so that the
     /// consumer, if it runs on the same executor thread, can make room;
-    /// only then does it register its waker and sleep. On a ring of 64 or
-    /// more it yields only while that pays (the consumer made room for half
-    /// the ring meanwhile); otherwise its waits register at once, and after
-    /// 4,096 of those one tries yielding again. An executor sees those few
+    /// only then does it register its waker and sleep. It yields only while
+    /// that pays (the consumer made room for half the ring meanwhile);
+    /// otherwise its waits register at once, and after 4,096 of those one
+    /// tries yielding again. An executor sees those few
     /// extra polls (and re-polls of the future's `select!` siblings) before
     /// the wait goes quiet.
     ///
@@ -177,10 +171,10 @@ impl<T> Consumer<T> {
     /// While the ring stays empty the future may first yield: wake its own
     /// task and return `Pending`, up to 8 times in a row, so that the
     /// producer, if it runs on the same executor thread, can push; only
-    /// then does it register its waker and sleep. On a ring of 64 or more
-    /// it yields only while that pays (the producer filled half the ring
-    /// meanwhile); otherwise its waits register at once, and after 4,096 of
-    /// those one tries yielding again. An executor sees those few extra
+    /// then does it register its waker and sleep. It yields only while
+    /// that pays (the producer filled half the ring meanwhile); otherwise
+    /// its waits register at once, and after 4,096 of those one tries
+    /// yielding again. An executor sees those few extra
     /// polls (and re-polls of the future's `select!` siblings) before the
     /// wait goes quiet.
     ///

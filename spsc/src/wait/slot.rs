@@ -200,9 +200,10 @@ impl WaitSlot {
         }
     }
 
-    /// The waiter, about to wait, takes its slot out of the fenced
-    /// protocol if it is in it only because of registrations long past
-    /// ([`barrier::Pace::stale`]). Without this a slot stayed fenced from
+    /// The waiter, about to wait with its own index at `at`, takes its slot
+    /// out of the fenced protocol if it is in it only because of
+    /// registrations many items past ([`barrier::Pace::stale`]). Without
+    /// this a slot stayed fenced from
     /// its last close registrations until its next registration, however
     /// far off: in the waiting suite's async workload at capacity 1024,
     /// 9 of a run's 71 registrations were fenced, most of them early, and
@@ -215,7 +216,7 @@ impl WaitSlot {
     /// (see `register`). A worker that still reads the old `FENCED` bit
     /// only fences once more than it must.
     #[inline]
-    pub(crate) fn unfence_if_stale(&self) {
+    pub(crate) fn unfence_if_stale(&self, at: usize) {
         if !self.asymmetric {
             return;
         }
@@ -226,7 +227,7 @@ impl WaitSlot {
             return;
         }
         // SAFETY: `pace` is the waiter's alone (see `register`).
-        if self.pace.with_mut(|cell| unsafe { (*cell).stale() }) {
+        if self.pace.with_mut(|cell| unsafe { (*cell).stale(at) }) {
             // Relaxed: see above.
             self.state.store(IDLE, Ordering::Relaxed);
         }
@@ -420,8 +421,8 @@ impl WaitSlot {
     }
 }
 
-// Where `barrier::Pace` has its clock: elsewhere every slot is fenced for
-// good and nothing switches.
+// Where `barrier::Pace` chooses: elsewhere every slot is fenced for good
+// and nothing switches.
 #[cfg(all(test, target_os = "linux", feature = "std", not(loom), not(miri)))]
 mod tests {
     use super::{WaitSlot, barrier};
@@ -437,23 +438,18 @@ mod tests {
         }
     }
 
-    /// Registers and retracts until the slot switches to fences: back-to-back
-    /// registrations are closer than `Pace::FENCE_WITHIN` unless the thread
-    /// is preempted between two, so a hundred pairs.
+    /// Two registrations with no item between them: the second switches
+    /// the slot to fences.
     fn fence_by_close_registrations(slot: &WaitSlot, waker: &Waker) {
-        let switched = (0..100).any(|_| {
+        for _ in 0..2 {
             slot.register(waker, 0);
             slot.retract();
-            slot.fenced_now()
-        });
-        assert!(
-            switched,
-            "a hundred back-to-back registrations never fenced"
-        );
+        }
+        assert!(slot.fenced_now(), "registrations 0 items apart");
     }
 
     #[test]
-    fn close_registrations_switch_to_fences_and_a_quiet_spell_switches_back() {
+    fn registrations_few_items_apart_switch_to_fences_and_many_apart_switch_back() {
         if !barrier::available() {
             // Fenced for good: nothing to switch.
             assert!(WaitSlot::new(false).fenced_now());
@@ -471,10 +467,9 @@ mod tests {
         slot.wake_if_waiting();
         assert_eq!(count.0.load(Ordering::Relaxed), woken + 1);
         assert!(slot.fenced_now());
-        // A registration after a quiet spell longer than `UNFENCE_AFTER`
-        // switches back (the gap is a lower bound: a sleep never ends early).
-        std::thread::sleep(barrier::Pace::UNFENCE_AFTER * 2);
-        slot.register(&waker, 0);
+        // A registration more than `UNFENCE_ABOVE_ITEMS` items on switches
+        // back.
+        slot.register(&waker, barrier::Pace::UNFENCE_ABOVE_ITEMS + 1);
         assert!(!slot.fenced_now());
         slot.wake_if_waiting();
         assert_eq!(count.0.load(Ordering::Relaxed), woken + 2);
@@ -482,9 +477,8 @@ mod tests {
     }
 
     /// A slot fenced by close registrations leaves the fenced protocol
-    /// when its waiter, about to wait again after a quiet spell, finds it
-    /// so (its second wait after the registration reads the clock), not
-    /// only at its next registration (which may never come while the
+    /// when its waiter, about to wait again many items on, finds it so,
+    /// not only at its next registration (which may never come while the
     /// other side keeps up): the worker then stops fencing.
     #[test]
     fn a_fenced_slot_whose_waiter_stopped_registering_is_unfenced_before_its_next_wait() {
@@ -495,14 +489,14 @@ mod tests {
         let waker = Waker::from(Arc::new(Count(AtomicUsize::new(0))));
         fence_by_close_registrations(&slot, &waker);
         // Not yet stale: stays fenced.
-        slot.unfence_if_stale();
-        assert!(slot.fenced_now(), "unfenced within UNFENCE_AFTER");
-        std::thread::sleep(barrier::Pace::UNFENCE_AFTER * 2);
-        slot.unfence_if_stale();
-        assert!(!slot.fenced_now(), "still fenced after a quiet spell");
+        let many = barrier::Pace::UNFENCE_ABOVE_ITEMS;
+        slot.unfence_if_stale(many);
+        assert!(slot.fenced_now(), "unfenced within UNFENCE_ABOVE_ITEMS");
+        slot.unfence_if_stale(many + 1);
+        assert!(!slot.fenced_now(), "still fenced after many items");
         // The next registration enters the protocol its pace chooses, and
         // the worker still finds and wakes the waiter.
-        slot.register(&waker, 0);
+        slot.register(&waker, 2 * many + 2);
         assert!(!slot.fenced_now());
         slot.wake_if_waiting();
     }
