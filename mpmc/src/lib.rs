@@ -72,7 +72,8 @@
 //!
 //! The same queue with waiting on top, and `crossbeam_channel`'s API:
 //! threads block in [`send`](Sender::send) while the channel is full and in
-//! [`recv`](Receiver::recv) while it is empty (parked: no CPU), with
+//! [`recv`](Receiver::recv) while it is empty (after a spin of at most
+//! 20 µs that yields the core, parked: no CPU), with
 //! timeouts and deadlines, `try_*` calls that never block, disconnection
 //! when one side's last handle goes, iterators, and
 //! [`send_async`](Sender::send_async)/[`recv_async`](Receiver::recv_async)
