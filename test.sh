@@ -73,14 +73,18 @@ clippy_check() {
 }
 step "cargo clippy (workspace and fuzz/)" clippy_check
 step "cargo test (unit, integration, doc)" cargo test --workspace --locked
-# hotq-mpmc's optional `stream` feature (futures_core::Stream for a
-# channel's receiver), which no workspace member enables: its lints and
-# its doc tests (a few seconds).
-mpmc_stream() {
+# The optional `stream` features (futures_core::Stream for hotq-mpmc's
+# receiver and hotq-spsc's consumer), which no workspace member enables:
+# their lints, their doc tests and hotq-spsc's stream test (a few
+# seconds).
+stream_features() {
     cargo clippy -p hotq-mpmc --all-features --all-targets --locked -- -D warnings &&
-        cargo test --locked -p hotq-mpmc --all-features --doc
+        cargo test --locked -p hotq-mpmc --all-features --doc &&
+        cargo clippy -p hotq-spsc --all-features --all-targets --locked -- -D warnings &&
+        cargo test --locked -p hotq-spsc --all-features --doc &&
+        cargo test --locked -p hotq-spsc --all-features --test waiting stream
 }
-step "hotq-mpmc with the stream feature" mpmc_stream
+step "hotq-mpmc and hotq-spsc with the stream feature" stream_features
 # The API docs as users read them: a broken intra-doc link or a bad code
 # block fails here (cargo test checks the examples, not the links).
 step "cargo doc (warnings are errors)" env RUSTDOCFLAGS="-D warnings" \

@@ -28,6 +28,13 @@ pub struct Consumer<T> {
     ring: ManuallyDrop<Arc<RingBuffer<T>>>,
     /// `own` is the head; `peer` a cached copy of the producer's tail.
     cursor: CachePadded<Cursor>,
+    /// Whether the items slot may hold this consumer's waker from a
+    /// `Stream` poll that returned `Pending`: the stream's own `registered`
+    /// flag, kept between polls as `PopFuture` keeps its. A stale `true`
+    /// (the slot was woken, or taken over by a later future) costs at most
+    /// a retract that finds nothing to withdraw.
+    #[cfg(feature = "stream")]
+    pub(crate) stream_registered: bool,
 }
 
 // SAFETY: the consumer moves `T` values out of slots the producer has handed
@@ -45,6 +52,8 @@ impl<T> Consumer<T> {
         Consumer {
             ring: ManuallyDrop::new(ring),
             cursor,
+            #[cfg(feature = "stream")]
+            stream_registered: false,
         }
     }
 

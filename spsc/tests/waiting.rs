@@ -607,3 +607,42 @@ fn async_waits_yield_first_only_while_yielding_pays() {
         );
     }
 }
+
+/// The `Stream` wait makes the same choice as `pop_async`'s: a wait that
+/// registered (over several `poll_next` calls) makes the next one register
+/// at once, even when half the ring arrived meanwhile. Before the stream
+/// kept its registration between polls it counted such a wait as a yield
+/// that paid, and the next wait yielded first.
+#[cfg(feature = "stream")]
+#[test]
+fn a_stream_wait_that_registered_makes_the_next_one_register_at_once() {
+    use futures_core::Stream;
+    let (mut tx, mut rx) = RingBuffer::<u32>::new(8);
+    let count = Arc::new(WakeCount(std::sync::atomic::AtomicUsize::new(0)));
+    let waker = Waker::from(Arc::clone(&count));
+    let mut cx = Context::from_waker(&waker);
+    let mut poll = |rx: &mut hotq_spsc::Consumer<u32>| {
+        let before = count.0.load(Ordering::Relaxed);
+        let p = std::pin::Pin::new(rx).poll_next(&mut cx);
+        (p, count.0.load(Ordering::Relaxed) > before)
+    };
+    // A new waiter yields first, then (at most 8 yields) registers.
+    let mut polls = 0;
+    loop {
+        let (p, yielded) = poll(&mut rx);
+        assert!(p.is_pending(), "the ring is empty");
+        polls += 1;
+        if !yielded {
+            break;
+        }
+        assert!(polls <= 9, "more than 8 yields in one wait");
+    }
+    // Half the ring arrives while it is registered.
+    (0..4).for_each(|i| tx.push(i).unwrap());
+    assert_eq!(poll(&mut rx).0, Poll::Ready(Some(0)));
+    (1..4).for_each(|i| assert_eq!(rx.pop(), Ok(i)));
+    // The next wait registers at once.
+    let (p, yielded) = poll(&mut rx);
+    assert!(p.is_pending());
+    assert!(!yielded, "a wait after a registered one yielded first");
+}

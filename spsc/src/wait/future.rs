@@ -430,8 +430,13 @@ impl<T> futures_core::Stream for Consumer<T> {
 
     fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<T>> {
         // A pending stream stays registered until the next push wakes it
-        // (or the consumer is dropped with the ring): nothing to withdraw.
-        let mut registered = false;
-        self.get_mut().poll_item(cx, &mut registered)
+        // (or the consumer is dropped with the ring), and its next poll
+        // knows it did register: the wait's choice of yielding first or
+        // registering counts it as a registered wait, not a yield.
+        let this = self.get_mut();
+        let mut registered = this.stream_registered;
+        let next = this.poll_item(cx, &mut registered);
+        this.stream_registered = registered;
+        next
     }
 }
