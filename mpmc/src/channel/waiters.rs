@@ -251,7 +251,7 @@ impl Waiters {
         worth_trying: impl Fn() -> bool,
         parked_for: &mut Option<core::time::Duration>,
     ) -> Option<R> {
-        let spin = SpinFirst::new(self.quiet.get(), deadline);
+        let mut spin = SpinFirst::new(self.quiet.get(), deadline);
         'spin: loop {
             if let Some(done) = attempt() {
                 return Some(done);

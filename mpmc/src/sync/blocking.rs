@@ -142,9 +142,9 @@ pub(crate) fn passed(_deadline: Option<Instant>) -> bool {
 pub(crate) struct SpinFirst {
     /// Spin-hint rounds done (the `n`th spins 2^n hints) and then yields
     /// done.
-    step: core::cell::Cell<u32>,
+    step: u32,
     /// When the first yield came; `None` until then.
-    yields_began: core::cell::Cell<Option<Instant>>,
+    yields_began: Option<Instant>,
     quiet: bool,
     deadline: Option<Instant>,
 }
@@ -180,17 +180,17 @@ impl SpinFirst {
     /// when `quiet`.
     pub(crate) fn new(quiet: bool, deadline: Option<Instant>) -> Self {
         SpinFirst {
-            step: core::cell::Cell::new(0),
-            yields_began: core::cell::Cell::new(None),
+            step: 0,
+            yields_began: None,
             quiet,
             deadline,
         }
     }
 
     /// Waits a little; `false` once it is time to park instead.
-    pub(crate) fn wait(&self) -> bool {
-        let step = self.step.get();
-        self.step.set(step.saturating_add(1));
+    pub(crate) fn wait(&mut self) -> bool {
+        let step = self.step;
+        self.step = step.saturating_add(1);
         if step < HINT_STEPS {
             (0..1u32 << step).for_each(|_| core::hint::spin_loop());
             return true;
@@ -202,8 +202,7 @@ impl SpinFirst {
         if self.deadline.is_some_and(|d| now >= d) {
             return false;
         }
-        let began = self.yields_began.get().unwrap_or(now);
-        self.yields_began.set(Some(began));
+        let began = *self.yields_began.get_or_insert(now);
         if step >= HINT_STEPS + MIN_YIELDS && now.duration_since(began) >= SPIN_TIME {
             return false;
         }
@@ -253,7 +252,7 @@ impl SpinFirst {
         SpinFirst
     }
 
-    pub(crate) fn wait(&self) -> bool {
+    pub(crate) fn wait(&mut self) -> bool {
         false
     }
 }
@@ -281,7 +280,7 @@ mod tests {
     use std::time::{Duration, Instant};
 
     /// Waits until `spin` says park; returns how many waits it allowed.
-    fn run_out(spin: &SpinFirst) -> u32 {
+    fn run_out(mut spin: SpinFirst) -> u32 {
         let mut waits = 0;
         while spin.wait() {
             waits += 1;
@@ -298,7 +297,7 @@ mod tests {
     #[cfg_attr(miri, ignore = "timing: miri's isolated clock")]
     fn a_spin_yields_for_spin_time_before_it_parks() {
         let t0 = Instant::now();
-        let waits = run_out(&SpinFirst::new(false, None));
+        let waits = run_out(SpinFirst::new(false, None));
         let spun = t0.elapsed();
         // What the spin must outlast: a parked peer's wake-up, 10 µs here.
         let wake_up = Duration::from_micros(10);
@@ -311,12 +310,12 @@ mod tests {
 
     #[test]
     fn a_quiet_side_parks_after_the_hints() {
-        assert_eq!(run_out(&SpinFirst::new(true, None)), HINT_STEPS);
+        assert_eq!(run_out(SpinFirst::new(true, None)), HINT_STEPS);
     }
 
     #[test]
     fn a_passed_deadline_ends_the_spin_after_the_hints() {
         let spin = SpinFirst::new(false, Some(Instant::now()));
-        assert_eq!(run_out(&spin), HINT_STEPS);
+        assert_eq!(run_out(spin), HINT_STEPS);
     }
 }
