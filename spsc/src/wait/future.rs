@@ -133,9 +133,9 @@ impl<T> Producer<T> {
     /// only then does it register its waker and sleep. It yields only while
     /// that pays (the consumer made room for half the ring meanwhile);
     /// otherwise its waits register at once, and after 4,096 of those one
-    /// tries yielding again. An executor sees those few
-    /// extra polls (and re-polls of the future's `select!` siblings) before
-    /// the wait goes quiet.
+    /// tries yielding again. An executor sees those few extra polls (and
+    /// re-polls of the future's `select!` siblings) before the wait goes
+    /// quiet.
     ///
     /// ```
     /// # fn block_on<F: std::future::Future>(f: F) -> F::Output {
@@ -174,9 +174,8 @@ impl<T> Consumer<T> {
     /// then does it register its waker and sleep. It yields only while
     /// that pays (the producer filled half the ring meanwhile); otherwise
     /// its waits register at once, and after 4,096 of those one tries
-    /// yielding again. An executor sees those few extra
-    /// polls (and re-polls of the future's `select!` siblings) before the
-    /// wait goes quiet.
+    /// yielding again. An executor sees those few extra polls (and re-polls
+    /// of the future's `select!` siblings) before the wait goes quiet.
     ///
     /// ```
     /// # fn block_on<F: std::future::Future>(f: F) -> F::Output {

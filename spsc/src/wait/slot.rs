@@ -203,12 +203,12 @@ impl WaitSlot {
     /// The waiter, about to wait with its own index at `at`, takes its slot
     /// out of the fenced protocol if it is in it only because of
     /// registrations many items past ([`barrier::Pace::stale`]). Without
-    /// this a slot stayed fenced from
-    /// its last close registrations until its next registration, however
-    /// far off: in the waiting suite's async workload at capacity 1024,
-    /// 9 of a run's 71 registrations were fenced, most of them early, and
-    /// the worker's fence on every publish then took 29-43 % of the
-    /// process's samples (`perf record -e cpu-clock`, `WaitSlot::wake_slow`).
+    /// this a slot stayed fenced from its last close registrations until
+    /// its next registration, however far off: in the waiting suite's async
+    /// workload at capacity 1024, 9 of a run's 71 registrations were
+    /// fenced, most of them early, and the worker's fence on every publish
+    /// then took 29-43 % of the process's samples (`perf record -e
+    /// cpu-clock`, `WaitSlot::wake_slow`).
     ///
     /// Sound with a plain store: in `FENCED | IDLE` nobody waits and only
     /// the waiter moves the state, and its next registration, finding the
