@@ -84,10 +84,10 @@ pub struct RingBuffer<T> {
     /// Loom's view of slot accesses (zero-sized outside loom).
     access: SlotAccess,
     /// Where each half waits for the other (`wait/`); untouched by the try
-    /// path but for one load after each publish.
-    /// On its own cache line: a waiter writes its state word, and the
-    /// fields above are read by every push and pop.
-    pub(crate) waiters: CachePadded<Waiters>,
+    /// path but for one load after each publish. On cache lines of its own
+    /// (each slot is padded, see `Waiters`): a waiter writes its state
+    /// word, and the fields above are read by every push and pop.
+    pub(crate) waiters: Waiters,
 }
 
 /// One half's private position: its own index and a cached copy of the
@@ -227,10 +227,10 @@ impl<T> RingBuffer<T> {
             access: SlotAccess::new(len),
             // Asked only now, once the capacity is known to be good: the
             // first ring of a process registers it for `membarrier`.
-            waiters: CachePadded::new(Waiters::new(match kind {
+            waiters: Waiters::new(match kind {
                 Barrier::Best => barrier::available(),
                 Barrier::Fenced => false,
-            })),
+            }),
         });
         let producer = Producer::new(
             Arc::clone(&ring),
