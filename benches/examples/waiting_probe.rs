@@ -34,27 +34,6 @@ fn run<C: Channel>(what: &str, n: u64) -> f64 {
         _ => panic!("workload"),
     }
 }
-/// The hotq-mpmc channel's `send_async` / `recv_async`, for comparison
-/// with hotq-spsc's futures on the same workload (not in the report's
-/// waiting suite, whose rows are SPSC queues).
-struct HotqMpmcAsync;
-
-impl asynchronous::AsyncChannel for HotqMpmcAsync {
-    const NAME: &'static str = "hotq-mpmc-channel async";
-    const KIND: hotq_benches::channel::Kind = hotq_benches::channel::Kind::Ours;
-    type Tx = hotq_mpmc::Sender<u64>;
-    type Rx = hotq_mpmc::Receiver<u64>;
-    fn with_capacity(capacity: usize) -> (Self::Tx, Self::Rx) {
-        hotq_mpmc::bounded(capacity)
-    }
-    async fn send(tx: &mut Self::Tx, v: u64) {
-        tx.send_async(v).await.expect("receiver gone")
-    }
-    async fn recv(rx: &mut Self::Rx) -> u64 {
-        rx.recv_async().await.expect("sender gone")
-    }
-}
-
 fn run_async<C: asynchronous::AsyncChannel>(what: &str, n: u64) -> f64 {
     match what {
         "async8" => asynchronous::throughput::<C>(n, 8),
@@ -80,7 +59,9 @@ fn main() {
             "hotq" => run_async::<asynchronous::HotqSpscAsync>(what, n),
             "kanal" => run_async::<asynchronous::KanalAsync>(what, n),
             "tokio" => run_async::<asynchronous::TokioMpsc>(what, n),
-            "mpmc" => run_async::<HotqMpmcAsync>(what, n),
+            "mpmc" => run_async::<
+                asynchronous::FromChannels<hotq_benches::async_channels::HotqMpmcAsync>,
+            >(what, n),
             _ => panic!("who"),
         }
     } else {

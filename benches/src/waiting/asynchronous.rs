@@ -3,10 +3,12 @@
 //! runtime with 2 workers, each awaiting its queue's own future.
 
 use std::future::Future;
+use std::marker::PhantomData;
 use std::time::Instant;
 
 use async_ringbuf::traits::{AsyncConsumer, AsyncProducer, Split};
 
+use crate::async_channels::AsyncChan;
 use crate::channel::Kind;
 
 /// An async bounded queue of `u64`.
@@ -31,6 +33,28 @@ pub trait AsyncChannel: 'static {
 pub trait AsyncVisitor {
     /// Called with each contender.
     fn visit<C: AsyncChannel>(&mut self);
+}
+
+/// A contender of the channels suite's async workloads
+/// ([`AsyncChan`]) driven by this
+/// suite's workload, so one adapter serves both (the probes compare, say,
+/// the hotq-mpmc channel's futures with hotq-spsc's on the same workload).
+pub struct FromChannels<C>(PhantomData<C>);
+
+impl<C: AsyncChan> AsyncChannel for FromChannels<C> {
+    const NAME: &'static str = C::NAME;
+    const KIND: Kind = C::KIND;
+    type Tx = C::Tx;
+    type Rx = C::Rx;
+    fn with_capacity(capacity: usize) -> (Self::Tx, Self::Rx) {
+        C::with_capacity(capacity)
+    }
+    fn send(tx: &mut Self::Tx, v: u64) -> impl Future<Output = ()> + Send {
+        C::send(tx, v)
+    }
+    fn recv(rx: &mut Self::Rx) -> impl Future<Output = u64> + Send {
+        C::recv(rx)
+    }
 }
 
 /// `hotq_spsc` with `push_async` / `pop_async`.
