@@ -122,12 +122,7 @@ fn run(events: u64, t0: Instant, batches: &AtomicU64) -> Run {
 }
 
 fn main() {
-    let arg = |i: usize, d: u64| {
-        std::env::args()
-            .nth(i)
-            .map(|s| s.parse().expect("a positive integer"))
-            .unwrap_or(d)
-    };
+    let arg = hotq_benches::cli::positional;
     let (events, rounds) = (arg(1, 20_000_000), arg(2, 3) as usize);
     println!(
         "{events} events per run, ring {SIZE}, busy-spinning handler, median of {rounds} runs; M events/s (mean events per batch)\n"

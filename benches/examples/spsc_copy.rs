@@ -74,11 +74,7 @@ fn median(v: &[f64]) -> f64 {
 }
 
 fn main() {
-    let arg = |i: usize, default: u64| -> u64 {
-        std::env::args()
-            .nth(i)
-            .map_or(default, |s| s.parse().expect("a positive integer"))
-    };
+    let arg = hotq_benches::cli::positional;
     let (batch, capacity, items, rounds) = (
         arg(1, 256) as usize,
         arg(2, 1024) as usize,

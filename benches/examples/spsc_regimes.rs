@@ -45,12 +45,7 @@ fn work(n: u32) {
 }
 
 fn main() {
-    let arg = |i: usize, d: u64| {
-        std::env::args()
-            .nth(i)
-            .map(|s| s.parse().expect("a positive integer"))
-            .unwrap_or(d)
-    };
+    let arg = hotq_benches::cli::positional;
     let (items, rounds) = (arg(1, 2_000_000), arg(2, 5) as usize);
     pin::configure(true);
     println!(

@@ -7,6 +7,14 @@ use std::sync::Arc;
 
 use crate::rounds::{Plan, Schedule};
 
+/// The examples' positional argument `i` (1 for the first) as a number,
+/// or `default` when it is absent; a malformed one stops the example.
+pub fn positional(i: usize, default: u64) -> u64 {
+    std::env::args()
+        .nth(i)
+        .map_or(default, |s| s.parse().expect("a positive integer"))
+}
+
 /// Which workloads to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Suite {
