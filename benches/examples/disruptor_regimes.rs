@@ -15,7 +15,7 @@
 //!
 //! ```sh
 //! cargo build --release -p hotq-benches --example disruptor_regimes
-//! taskset -c 0,1 target/release/examples/disruptor_regimes [EVENTS, default 20000000] [ROUNDS, default 3]
+//! taskset -c 0,1 target/release/examples/disruptor_regimes [EVENTS, default 20000000] [ROUNDS, default 3] [STEPS, default the sweep]
 //! ```
 //!
 //! Each run: a ring of 65,536 `u64` events, built fresh; the handler checks
@@ -29,12 +29,15 @@
 //! the mean events per batch of each run (the handler's `end_of_batch`).
 //!
 //! Measured 2026-12-05 on the 2-core VM (20M events, 3 rounds, two
-//! runs): with 1–2 steps hotq-disruptor kept pace (batches of 22–114,
-//! 134–362 M events/s) where the crate batched (663–790), 0.19–0.53×;
-//! from 3 to 8 steps both batched and hotq-disruptor led 1.55–1.85×
-//! (661–1,053 against 426–591); with 0 and 16 steps the two runs
-//! disagreed (0.82 and 2.43; 0.80 and 0.99): a pair on the edge between
-//! the modes lands on either side.
+//! runs), before pacing: with 1–2 steps hotq-disruptor kept pace (batches
+//! of 22–114, 134–362 M events/s) where the crate batched (663–790),
+//! 0.19–0.53×; from 3 to 8 steps both batched and hotq-disruptor led
+//! 1.55–1.85× (661–1,053 against 426–591); with 0 and 16 steps the two
+//! runs disagreed (0.82 and 2.43; 0.80 and 0.99): a pair on the edge
+//! between the modes lands on either side. With the consumer's pacing
+//! (`hotq_disruptor`'s `wait/pacing.rs`), same day, one run: 895–989 M
+//! events/s from 0 to 3 steps (batches of 1,100–6,600), 1.03–1.69× the
+//! crate from 1 to 8 steps, 0.98 at 16 (both handler-bound).
 
 use std::hint::black_box;
 use std::sync::Arc;
@@ -129,7 +132,12 @@ fn main() {
     );
     println!("| handler steps | hotq-disruptor | disruptor | ratio |");
     println!("|---|---|---|---|");
-    for steps in [0u32, 1, 2, 3, 4, 5, 8, 16] {
+    // A third argument runs that one step count (for `perf record`).
+    let sweep = match std::env::args().nth(3) {
+        Some(_) => vec![arg(3, 0) as u32],
+        None => vec![0u32, 1, 2, 3, 4, 5, 8, 16],
+    };
+    for steps in sweep {
         let mut runs: [Vec<Run>; 2] = Default::default();
         for round in 0..rounds {
             for i in 0..2 {

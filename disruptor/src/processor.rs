@@ -10,7 +10,7 @@ use crate::ring_buffer::RingBuffer;
 use crate::sequence::{AtomicSequence, Sequence};
 use crate::shared::Shared;
 use crate::sync::{Arc, Ordering};
-use crate::wait::Stop;
+use crate::wait::{Pacing, Stop};
 
 /// A handler as the processor drives it: read-only or mutable, with or
 /// without a state of its own. Not `Send`: it is made on the processor's
@@ -140,6 +140,7 @@ pub(crate) fn start_processor<E, C: Consume<E>>(
 ) {
     match catch_unwind(AssertUnwindSafe(make)) {
         Ok(consumer) => BatchEventProcessor {
+            pacing: Pacing::new(shared.size() as usize),
             shared,
             sequence,
             barrier,
@@ -170,6 +171,8 @@ pub(crate) struct BatchEventProcessor<E, C> {
     pub(crate) consumer: C,
     pub(crate) name: String,
     pub(crate) policy: PanicPolicy,
+    /// When to pause between batches (see [`Pacing`]).
+    pub(crate) pacing: Pacing,
 }
 
 impl<E, C: Consume<E>> BatchEventProcessor<E, C> {
@@ -191,7 +194,15 @@ impl<E, C: Consume<E>> BatchEventProcessor<E, C> {
             if shared.control.is_halted() {
                 break;
             }
-            let available = match self.barrier.wait_for(&shared, next) {
+            // The first look, apart from the wait: events already there
+            // mean the producer streams, which decides the pacing below.
+            let waiting = self.barrier.available(&shared, next);
+            let found = if waiting >= next {
+                Ok(waiting)
+            } else {
+                self.barrier.wait_for(&shared, next)
+            };
+            let available = match found {
                 Ok(available) => available,
                 Err(Stop::Finished) => break,
                 Err(Stop::TimedOut) => {
@@ -215,6 +226,8 @@ impl<E, C: Consume<E>> BatchEventProcessor<E, C> {
             // next stage reads it or a producer overwrites it.
             self.sequence.store(available, Ordering::Release);
             shared.control.progress();
+            self.pacing
+                .after_batch((available - next + 1) as usize, waiting >= next);
             next = available + 1;
         }
         self.finish();

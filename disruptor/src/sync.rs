@@ -10,7 +10,8 @@
 //! Under loom the processors' threads are `loom::thread`s, every spin or
 //! sleep is a `loom::thread::yield_now`, and the event slots are
 //! `loom::cell::UnsafeCell`s, so an event read that is not ordered after the
-//! write it reads (or a write that races a read) is reported by loom.
+//! write it reads (or a write that races a read) is reported by loom. A
+//! consumer's pause between batches is a no-op there.
 
 pub(crate) use std::sync::atomic::Ordering;
 
@@ -31,6 +32,11 @@ pub(crate) use loom::sync::atomic::{AtomicBool, AtomicI64, AtomicU8, AtomicUsize
 pub(crate) use loom::sync::{Arc, Condvar, Mutex, MutexGuard};
 #[cfg(loom)]
 pub(crate) use loom_thread::{JoinHandle, spawn_named};
+
+#[cfg(not(loom))]
+pub(crate) use hints::spin_until;
+#[cfg(loom)]
+pub(crate) use loom_hints::spin_until;
 
 pub(crate) use backoff::Backoff;
 
@@ -87,6 +93,30 @@ mod loom_thread {
     {
         loom::thread::Builder::new().name(name).spawn(f)
     }
+}
+
+/// Timing only: a consumer's pause between batches
+/// ([`Pacing`](crate::wait::Pacing)).
+#[cfg(not(loom))]
+mod hints {
+    use std::time::Instant;
+
+    /// Busy-waits until `deadline`, without touching shared memory.
+    #[inline]
+    pub(crate) fn spin_until(deadline: Instant) {
+        while Instant::now() < deadline {
+            core::hint::spin_loop();
+        }
+    }
+}
+
+/// Under loom the pause does nothing: it changes no value any thread can
+/// read, so the models explore the same executions without it.
+#[cfg(loom)]
+mod loom_hints {
+    use std::time::Instant;
+
+    pub(crate) fn spin_until(_deadline: Instant) {}
 }
 
 /// The steps of every wait in the crate (wait strategies, a producer waiting

@@ -14,9 +14,15 @@
 //! | [`Blocking`] | parked on a condition variable: no CPU | a futex wake |
 //! | [`TimeoutBlocking`] | as `Blocking`; the handler's `on_timeout` runs after each quiet spell of the timeout | a futex wake |
 //! | [`PhasedBackoff`] | spins, yields, then parks like `Blocking` | low, then a futex wake |
+//!
+//! Whatever the strategy, a consumer that finds a fast stream's events
+//! already waiting after each short batch pauses (busy, up to 1 µs) before
+//! it looks again, so that the producer runs ahead and the next batch is
+//! long; an event that finds the consumer waiting is seen at once.
 
 mod blocking;
 mod busy_spin;
+mod pacing;
 mod phased_backoff;
 mod sleeping;
 mod timeout_blocking;
@@ -30,6 +36,7 @@ pub use timeout_blocking::TimeoutBlocking;
 pub use yielding::Yielding;
 
 pub(crate) use blocking::Notifier;
+pub(crate) use pacing::Pacing;
 
 use std::time::{Duration, Instant};
 
