@@ -37,7 +37,13 @@
 //! between the modes lands on either side. With the consumer's pacing
 //! (`hotq_disruptor`'s `wait/pacing.rs`), same day, one run: 895–989 M
 //! events/s from 0 to 3 steps (batches of 1,100–6,600), 1.03–1.69× the
-//! crate from 1 to 8 steps, 0.98 at 16 (both handler-bound).
+//! crate from 1 to 8 steps, 0.98 at 16 (both handler-bound). With the
+//! prefetch too (`processor.rs`), two runs: 895–1,016 from 0 to 5 steps,
+//! 1.13–2.07× the crate from 1 to 5, 1.09 and 1.31 at 8; at 16 steps 0.59
+//! (142–146 against 238–249), where a build that read the prefetch
+//! distance at run time gave 200–209 with the prefetch and 200–204
+//! without, against 194–211: the handler's empty loop runs at the mercy
+//! of its build there.
 
 use std::hint::black_box;
 use std::sync::Arc;

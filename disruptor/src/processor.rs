@@ -12,6 +12,14 @@ use crate::shared::Shared;
 use crate::sync::{Arc, Ordering};
 use crate::wait::{Pacing, Stop};
 
+/// How far ahead of the event it hands out a processor prefetches, in
+/// bytes. The producer's core wrote the events, so every line the consumer
+/// reads comes from that core: without the prefetch the report's unicast
+/// consumer waited on each (550–575 M events/s, `disruptor_lines
+/// hotq-disruptor unicast`); 256 B ahead gave 600–630, 512 B 800–840,
+/// 1–8 KiB 890–950.
+const PREFETCH_BYTES: usize = 2048;
+
 /// A handler as the processor drives it: read-only or mutable, with or
 /// without a state of its own. Not `Send`: it is made on the processor's
 /// thread (see [`start_processor`]), so a handler's state need not be.
@@ -245,6 +253,7 @@ impl<E, C: Consume<E>> BatchEventProcessor<E, C> {
         let mut from = next;
         let mut batch_start = true;
         let mut current: Option<Sequence> = None;
+        let ahead = (PREFETCH_BYTES / size_of::<E>().max(1)).max(1) as Sequence;
         loop {
             let result = catch_unwind(AssertUnwindSafe(|| {
                 if batch_start {
@@ -254,6 +263,11 @@ impl<E, C: Consume<E>> BatchEventProcessor<E, C> {
                 // Half-open: see `AvailabilityFlags::publish`.
                 for s in from..available + 1 {
                     current = Some(s);
+                    // Published events only: a line the producer is still
+                    // writing would be taken from it.
+                    if s + ahead <= available {
+                        ring.prefetch(s + ahead);
+                    }
                     // SAFETY: the barrier said `s <= available` is available
                     // and this processor's sequence is still below `next`.
                     unsafe { self.consumer.on_event(ring, s, s == available) };

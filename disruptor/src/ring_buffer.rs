@@ -54,6 +54,16 @@ impl<E> RingBuffer<E> {
         unsafe { self.slots.get_unchecked(index) }
     }
 
+    /// Brings the event of `sequence` towards this core's cache, ahead of
+    /// its read. A hint, no access: any sequence will do.
+    #[inline(always)]
+    pub(crate) fn prefetch(&self, sequence: Sequence) {
+        let index = sequence as usize & self.mask;
+        // An address only, never dereferenced (and within the slots:
+        // `index <= mask`).
+        crate::sync::prefetch_read(self.slots.as_ptr().wrapping_add(index));
+    }
+
     /// Runs `f` on the event of `sequence`, read-only.
     ///
     /// # Safety
