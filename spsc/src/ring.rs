@@ -254,6 +254,13 @@ impl<T> RingBuffer<T> {
         UnsafeCell::raw_get(cell).cast::<T>()
     }
 
+    /// Brings the slot of free-running index `index` towards this core's
+    /// cache: a hint, no access.
+    #[inline(always)]
+    pub(crate) fn prefetch(&self, index: usize) {
+        crate::sync::prefetch_read(self.slot(index));
+    }
+
     /// The `len` slots from free-running index `first` on, as at most two
     /// contiguous runs (the second one wraps to the start of the storage).
     /// `len` must not exceed the capacity.

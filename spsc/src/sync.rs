@@ -61,6 +61,25 @@ pub(crate) fn relax() {
     spin_loop();
 }
 
+/// Asks the CPU to bring the line of `p` into this core's cache, ahead of
+/// a read: a hint that reads nothing, so `p` need not point at anything.
+/// `prefetcht0` on x86-64; a no-op elsewhere and under loom, where it
+/// changes no value any thread can read.
+#[inline(always)]
+pub(crate) fn prefetch_read<T>(p: *const T) {
+    #[cfg(all(target_arch = "x86_64", not(loom)))]
+    // SAFETY: `prefetcht0` (SSE, always on x86-64) neither reads memory nor
+    // faults, whatever the address. (`unsafe` for Rust before 1.86, where a
+    // target-feature function could not be safe.)
+    #[allow(unused_unsafe)]
+    unsafe {
+        use core::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch::<_MM_HINT_T0>(p.cast::<i8>());
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(loom))))]
+    let _ = p;
+}
+
 /// Whether the code runs under a model (loom) or an interpreter (miri),
 /// where the asymmetric barrier (a system call) cannot be used: the waiting
 /// layer then puts a `fence(SeqCst)` on both sides, which is what loom
