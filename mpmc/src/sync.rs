@@ -40,6 +40,25 @@ pub(crate) use loom::sync::atomic::AtomicUsize as AtomicPosition;
 pub(crate) use backoff::Backoff;
 pub(crate) use seams::seam;
 
+/// Asks the CPU to bring the line of `p` into this core's cache, ahead of
+/// a read: a hint that reads nothing, so `p` need not point at anything.
+/// `prefetcht0` on x86-64; a no-op elsewhere and under loom, where it
+/// changes no value any thread can read.
+#[inline(always)]
+pub(crate) fn prefetch_read<T>(p: *const T) {
+    #[cfg(all(target_arch = "x86_64", not(loom)))]
+    // SAFETY: `prefetcht0` (SSE, always on x86-64) neither reads memory nor
+    // faults, whatever the address. (`unsafe` for Rust before 1.86, where a
+    // target-feature function could not be safe.)
+    #[allow(unused_unsafe)]
+    unsafe {
+        use core::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch::<_MM_HINT_T0>(p.cast::<i8>());
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(loom))))]
+    let _ = p;
+}
+
 /// `core`'s `UnsafeCell` behind loom's closure-based API, so that every
 /// slot access reads the same in both builds and loom sees each one.
 #[cfg(not(loom))]
