@@ -47,17 +47,17 @@ use core::ops::ControlFlow::{self, Break, Continue};
 use crossbeam_utils::CachePadded;
 
 use crate::CapacityError;
-
-/// How far ahead of the slot it pops a consumer prefetches, in bytes:
-/// hotq-disruptor's distance (`disruptor/src/processor.rs`, measured
-/// there). `report --suite mpmc`, 2026-12-05, two runs each, hotq-mpmc ÷
-/// `ArrayQueue`: 1P1C 1.01 and 1.06 without, 1.07 and 1.10 with; 2P2C 1.09
-/// and 1.13 without, 1.20 and 1.37 with (44.2 and 42.3 M items/s against
-/// 49.0 and 53.5).
-const PREFETCH_BYTES: usize = 2048;
 use crate::sync::{
     AtomicPosition, Backoff, Ordering, Position, Seam, UnsafeCell, fence, prefetch_read, seam,
 };
+
+/// How far ahead of the slot it pops a consumer prefetches, in bytes:
+/// hotq-disruptor's distance (`disruptor/src/processor.rs`, measured there).
+/// `report --suite mpmc`, 2026-12-05, two runs each, hotq-mpmc ÷
+/// `ArrayQueue`: 1P1C 1.02 and 1.06 without, 1.25 and 1.74 with; 2P2C 1.04
+/// and 1.11 without, 1.26 and 1.34 with. In the full default runs since,
+/// 1.02–1.12 (README, "The goals still missed").
+const PREFETCH_BYTES: usize = 2048;
 
 /// A bounded multi-producer multi-consumer FIFO queue.
 ///
