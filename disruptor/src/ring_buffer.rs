@@ -58,10 +58,7 @@ impl<E> RingBuffer<E> {
     /// its read. A hint, no access: any sequence will do.
     #[inline(always)]
     pub(crate) fn prefetch(&self, sequence: Sequence) {
-        let index = sequence as usize & self.mask;
-        // An address only, never dereferenced (and within the slots:
-        // `index <= mask`).
-        crate::sync::prefetch_read(self.slots.as_ptr().wrapping_add(index));
+        crate::sync::prefetch_read(self.slot(sequence));
     }
 
     /// Runs `f` on the event of `sequence`, read-only.

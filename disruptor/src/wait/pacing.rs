@@ -33,7 +33,7 @@ use crate::sync::spin_until;
 /// The first pause of a stream.
 const FIRST_PAUSE: Duration = Duration::from_nanos(100);
 /// The longest pause: the most an event of a stream waits for it.
-pub(crate) const MAX_PAUSE: Duration = Duration::from_micros(1);
+const MAX_PAUSE: Duration = Duration::from_micros(1);
 /// Batches this long need no pause (less on a small ring: a quarter of it).
 const TARGET_BATCH: usize = 1024;
 /// Fewer events than this waiting at the first look is no stream.
