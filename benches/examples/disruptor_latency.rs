@@ -42,6 +42,18 @@ struct Sink {
 }
 
 impl Sink {
+    /// A sink for `events` samples, timed from now, and the vector its
+    /// samples land in when it is dropped.
+    fn new(events: u64) -> (Sink, Arc<Mutex<Vec<u64>>>) {
+        let out = Arc::new(Mutex::new(Vec::new()));
+        let sink = Sink {
+            start: Instant::now(),
+            samples: Vec::with_capacity(events as usize),
+            out: Arc::clone(&out),
+        };
+        (sink, out)
+    }
+
     fn on(&mut self, e: &Event) {
         let now = self.start.elapsed().as_nanos() as u64;
         self.samples.push(now.saturating_sub(e.sent_ns));
@@ -93,13 +105,8 @@ fn drive(shape: Shape, events: u64, start: Instant, mut publish: impl FnMut(u64)
 }
 
 fn hotq(shape: Shape, events: u64) -> Vec<u64> {
-    let out = Arc::new(Mutex::new(Vec::new()));
-    let start = Instant::now();
-    let mut sink = Sink {
-        start,
-        samples: Vec::with_capacity(events as usize),
-        out: Arc::clone(&out),
-    };
+    let (mut sink, out) = Sink::new(events);
+    let start = sink.start;
     let mut producer = hotq_disruptor::Disruptor::builder(SIZE, Event::default)
         .wait_strategy(hotq_disruptor::wait::BusySpinWithoutHint)
         .handle_events_with(move |e: &Event, _: hotq_disruptor::Sequence, _: bool| sink.on(e))
@@ -113,13 +120,8 @@ fn hotq(shape: Shape, events: u64) -> Vec<u64> {
 }
 
 fn crate_disruptor(shape: Shape, events: u64) -> Vec<u64> {
-    let out = Arc::new(Mutex::new(Vec::new()));
-    let start = Instant::now();
-    let mut sink = Sink {
-        start,
-        samples: Vec::with_capacity(events as usize),
-        out: Arc::clone(&out),
-    };
+    let (mut sink, out) = Sink::new(events);
+    let start = sink.start;
     let mut producer = disruptor::build_single_producer(SIZE, Event::default, disruptor::BusySpin)
         .handle_events_with(move |e: &Event, _: disruptor::Sequence, _: bool| sink.on(e))
         .build();
