@@ -187,6 +187,17 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs, missing_debug_implementations)]
 
+// `--cfg loom` switches the sync module to loom, whose crate only the
+// `loom` feature brings in (so that it stays out of the lockfiles of crates
+// that never model-check): without it, one clear message instead of an
+// error at every `loom::` path. Falling back to `std` would not do: inside
+// a loom model a `std` park or yield never lets the other model threads run.
+#[cfg(all(loom, not(feature = "loom")))]
+compile_error!(
+    "hotq-disruptor: `--cfg loom` needs the crate's `loom` feature to model-check code that uses it \
+     (e.g. `[target.'cfg(loom)'.dev-dependencies] hotq-disruptor = { version = \"0.1\", features = [\"loom\"] }`)"
+);
+
 mod affinity;
 mod barrier;
 mod batch;

@@ -196,6 +196,17 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(clippy::undocumented_unsafe_blocks)]
 
+// `--cfg loom` switches the sync module to loom, whose crate only the
+// `loom` feature brings in (so that it stays out of the lockfiles of crates
+// that never model-check): without it, one clear message instead of an
+// error at every `loom::` path. Falling back to `std` would not do: inside
+// a loom model a `std` park or yield never lets the other model threads run.
+#[cfg(all(loom, not(feature = "loom")))]
+compile_error!(
+    "hotq-mpmc: `--cfg loom` needs the crate's `loom` feature to model-check code that uses it \
+     (e.g. `[target.'cfg(loom)'.dev-dependencies] hotq-mpmc = { version = \"0.1\", features = [\"loom\"] }`)"
+);
+
 // The claims are compare-and-swaps: a target without them (such as
 // `thumbv6m`, whose atomics only load and store) is refused here, with
 // this message instead of the errors of every CAS.

@@ -156,6 +156,17 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(clippy::undocumented_unsafe_blocks)]
 
+// `--cfg loom` switches the sync module to loom, whose crate only the
+// `loom` feature brings in (so that it stays out of the lockfiles of crates
+// that never model-check): without it, one clear message instead of an
+// error at every `loom::` path. Falling back to `std` would not do: inside
+// a loom model a `std` park or yield never lets the other model threads run.
+#[cfg(all(loom, not(feature = "loom")))]
+compile_error!(
+    "hotq-spsc: `--cfg loom` needs the crate's `loom` feature to model-check code that uses it \
+     (e.g. `[target.'cfg(loom)'.dev-dependencies] hotq-spsc = { version = \"0.1\", features = [\"loom\"] }`)"
+);
+
 // The two halves share the ring through `alloc::sync::Arc`, whose counts
 // need compare-and-swap: a target without it (such as `thumbv6m`) is
 // refused here, with this message first.
