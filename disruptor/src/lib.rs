@@ -151,8 +151,9 @@
 //! - A handler's panic is caught at its processor. By default it halts the
 //!   disruptor: producers get [`PublishError::Halted`] (also those blocked
 //!   on a full ring), and the shutdown returns the panic
-//!   ([`ShutdownError::Panicked`]). [`PanicPolicy::LogAndSkip`] logs it and
-//!   goes on. A panic in a producer's publish closure still publishes the
+//!   ([`ShutdownError::Panicked`]). [`PanicPolicy::LogAndSkip`] goes on
+//!   with the next event, leaving the report to the panic hook (so each
+//!   panic is printed once). A panic in a producer's publish closure still publishes the
 //!   claimed event, so consumers never wait on a hole.
 //! - Every wait watches the halt flag; [`halt`](SingleProducer::halt) stops
 //!   everything promptly, even with a full ring. A shutdown drains every
