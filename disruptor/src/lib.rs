@@ -218,3 +218,8 @@ pub use panic_policy::PanicPolicy;
 pub use poller::EventPoller;
 pub use producer::{MultiProducer, Producer, SingleProducer};
 pub use sequence::Sequence;
+
+// The README's examples (what crates.io shows) run as doc tests too.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -127,8 +127,8 @@
 //! items left inside). Every call that reports "full" or "empty" at once
 //! instead of waiting for room or items (today: every other call of
 //! [`Producer`], [`Consumer`], their chunks and their `io` impls) never
-//! allocates, never takes a lock and never makes a system call, and is
-//! **wait-free**: it finishes in a bounded number of its own steps
+//! allocates and never takes a lock, makes no system call while the other
+//! half is not waiting, and is **wait-free**: it finishes in a bounded number of its own steps
 //! whatever the other half is doing (a preempted peer delays nobody). The
 //! bound is constant for single-item calls and state queries, and linear
 //! in the items moved for slice, chunk and `io` calls. What runs user
@@ -136,6 +136,12 @@
 //! code: `T::drop` (in [`ReadChunk::commit`], or when a half is dropped)
 //! and the iterator given to [`WriteChunkUninit::fill_from_iter`]. A full
 //! or empty ring is reported at once; waiting is the caller's choice.
+//! When the other half *is* waiting (a blocking or async wait of its own),
+//! the call whose publish ends that wait also wakes it, once: a thread
+//! with `Thread::unpark` (a futex system call on Linux), a task with its
+//! `Waker::wake` (the executor's code). A half that must never make a
+//! system call is paired with one that never blocks, or waits async on an
+//! executor whose wake is real-time safe.
 //!
 //! # `no_std`
 //!
