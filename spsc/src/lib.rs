@@ -150,7 +150,8 @@
 //! pointer-sized atomics (for `alloc::sync::Arc`): it builds, for example,
 //! for `thumbv7em-none-eabihf`. On a target without CAS, such as
 //! `thumbv6m-none-eabi`, it refuses to build with a message saying so.
-//! `std` adds the [`std::io`] impls.
+//! `std` adds the [`std::io`] impls and the blocking waits (`push_timeout`,
+//! `pop_deadline`, `wait_items`, ...); the async waits need only `core`.
 //!
 //! Indices are `usize`s on every target: on 32-bit targets they wrap after
 //! 2^32 items, which is harmless (no operation compares an index with one
