@@ -24,10 +24,10 @@ use std::collections::HashMap;
 /// The entry point: [`Disruptor::builder`].
 ///
 /// ```
-/// use hotq_disruptor::{Disruptor, wait::BusySpin};
+/// use hotq_disruptor::Disruptor;
 ///
+/// // Each handler parks while idle (the default wait strategy, `Blocking`).
 /// let mut producer = Disruptor::builder(1024, || 0u64)
-///     .wait_strategy(BusySpin)
 ///     .handle_events_with(|_e: &u64, _seq, _eob| { /* stage 1, A */ })
 ///     .handle_events_with(|_e: &u64, _seq, _eob| { /* stage 1, B, in parallel with A */ })
 ///     .then()
@@ -68,7 +68,10 @@ impl Disruptor {
         Builder {
             size,
             factory: Box::new(factory),
-            waiter: Waiter::BusySpin,
+            // Blocking, as LMAX's DSL: a first program's handlers sleep
+            // while idle instead of each burning a core; `BusySpin` is one
+            // `wait_strategy` call away for those with cores to spare.
+            waiter: Waiter::Blocking,
             policy: PanicPolicy::Halt,
             stages: vec![Stage::new(After::StageBefore)],
             error: None,
@@ -156,8 +159,15 @@ pub struct Builder<E> {
 }
 
 impl<E: Send + Sync + 'static> Builder<E> {
-    /// The wait strategy of the handlers added after this call (the
-    /// default is [`BusySpin`](crate::wait::BusySpin)).
+    /// The wait strategy of the handlers added after this call.
+    ///
+    /// The default is [`Blocking`](crate::wait::Blocking), as in LMAX's
+    /// DSL: an idle handler parks and uses no CPU, and the producer pays a
+    /// `SeqCst` fence per publish, plus a lock and a wake-up call after
+    /// each park. For the lowest latency with a core to spare per handler,
+    /// ask for [`BusySpin`](crate::wait::BusySpin) (one core at 100 % per
+    /// handler, idle or not); the [`wait`](crate::wait) module compares
+    /// them all.
     ///
     /// ```
     /// use hotq_disruptor::{Disruptor, wait::{Blocking, BusySpin}};

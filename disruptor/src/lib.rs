@@ -4,15 +4,15 @@
 //! panics) kept apart from the data.
 //!
 //! ```
-//! use hotq_disruptor::{Disruptor, Sequence, wait::Blocking};
+//! use hotq_disruptor::{Disruptor, Sequence};
 //! use std::sync::mpsc;
 //!
 //! #[derive(Default)]
 //! struct Trade { price: u64, fee: u64 }
 //!
 //! let (tx, rx) = mpsc::channel();
-//! let mut producer = Disruptor::builder(1024, Trade::default) // size, factory
-//!     .wait_strategy(Blocking)                                 // parks while idle
+//! // Size and factory; the handlers park while idle (the default, `wait::Blocking`).
+//! let mut producer = Disruptor::builder(1024, Trade::default)
 //!     .handle_events_mut_with(|t: &mut Trade, _seq, _eob| t.fee = t.price / 100) // stage 1 enriches
 //!     .then()
 //!     .handle_events_with(move |t: &Trade, seq: Sequence, _eob| tx.send((seq, t.fee)).unwrap()) // stage 2
@@ -143,14 +143,17 @@
 //!   event that finds its handler idle is never delayed. The producers are
 //!   gated on the leaves of the graph. The build refuses a cycle and a mutable handler that
 //!   another consumer could read beside.
-//! - [`wait`] strategies per handler. [`Blocking`](wait::Blocking) parks on
-//!   a condition variable with a fence-based protocol that cannot lose a
-//!   wake-up (spelled out in its source).
+//! - [`wait`] strategies per handler. The default,
+//!   [`Blocking`](wait::Blocking), parks on a condition variable with a
+//!   fence-based protocol that cannot lose a wake-up (spelled out in its
+//!   source): an idle handler uses no CPU. [`BusySpin`](wait::BusySpin)
+//!   gives the lowest latency for a core per handler.
 //! - A handler's panic is caught at its processor. By default it halts the
 //!   disruptor: producers get [`PublishError::Halted`] (also those blocked
 //!   on a full ring), and the shutdown returns the panic
-//!   ([`ShutdownError::Panicked`]). [`PanicPolicy::LogAndSkip`] logs it and
-//!   goes on. A panic in a producer's publish closure still publishes the
+//!   ([`ShutdownError::Panicked`]). [`PanicPolicy::LogAndSkip`] goes on
+//!   with the next event, leaving the report to the panic hook (so each
+//!   panic is printed once). A panic in a producer's publish closure still publishes the
 //!   claimed event, so consumers never wait on a hole.
 //! - Every wait watches the halt flag; [`halt`](SingleProducer::halt) stops
 //!   everything promptly, even with a full ring. A shutdown drains every
@@ -165,7 +168,7 @@
 //!
 //! | call | allocates | locks or makes a system call | progress |
 //! |---|---|---|---|
-//! | `try_publish`, `try_batch_publish` | never | never, unless a consumer parks (`Blocking`, `TimeoutBlocking`, `PhasedBackoff`): then the first publish after a park takes the notifier's lock and wakes it (one futex call) | wait-free with one producer; lock-free with several (a CAS that fails only when another producer claimed) |
+//! | `try_publish`, `try_batch_publish` | never | never, unless a consumer parks (`Blocking`, the default, `TimeoutBlocking`, `PhasedBackoff`): then the first publish after a park takes the notifier's lock and wakes it (one futex call); with no consumer that parks (all `BusySpin`, `Yielding` or `Sleeping`) not even the `SeqCst` fence | wait-free with one producer; lock-free with several (a CAS that fails only when another producer claimed) |
 //! | `publish`, `batch_publish` | never | as `try_publish` while there is room; on a full ring it spins, yields (`sched_yield`) and after 10 ms naps | blocking on a full ring (until the consumers move or a halt) |
 //! | `publish_timeout`, `batch_publish_timeout` | never | as `publish`, and reads the clock (vDSO) only once the ring is full | blocking for at most the timeout |
 //! | `EventPoller::poll`, `poll_at_most`, `available` | never | as `try_publish` (a poll may wake a parked consumer after it) | wait-free |
@@ -226,3 +229,8 @@ pub use panic_policy::PanicPolicy;
 pub use poller::EventPoller;
 pub use producer::{MultiProducer, Producer, SingleProducer};
 pub use sequence::Sequence;
+
+// The README's examples (what crates.io shows) run as doc tests too.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -34,7 +34,11 @@ pub enum PanicPolicy {
     /// [`ShutdownError::Panicked`](crate::ShutdownError::Panicked).
     #[default]
     Halt,
-    /// Print the panic to stderr and go on with the next event, as if the
-    /// handler had returned.
+    /// Go on with the next event, as if the handler had returned. The
+    /// panic is reported once, by the panic hook, as any panic is: std's
+    /// default hook prints the thread's name (the handler's, see
+    /// [`Builder::named`](crate::Builder::named)), the message and the
+    /// place to stderr; a hook of your own (`std::panic::set_hook`) sees
+    /// it too, and can log it elsewhere. The shutdown does not return it.
     LogAndSkip,
 }

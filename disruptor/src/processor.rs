@@ -242,7 +242,8 @@ impl<E, C: Consume<E>> BatchEventProcessor<E, C> {
     }
 
     /// Handles `next..=available` as one batch. A panic under `LogAndSkip`
-    /// is logged and the batch goes on after the event that panicked.
+    /// is left to the panic hook's report and the batch goes on after the
+    /// event that panicked.
     /// `Err(true)`: stop (the panic halted the disruptor).
     fn batch(
         &mut self,
@@ -293,17 +294,18 @@ impl<E, C: Consume<E>> BatchEventProcessor<E, C> {
 
     /// Reports a panic per the policy; true if it halted the disruptor.
     fn fail(&self, sequence: Option<Sequence>, payload: &(dyn std::any::Any + Send)) -> bool {
-        let panic = HandlerPanic::new(&self.name, sequence, payload);
         match self.policy {
             PanicPolicy::Halt => {
+                let panic = HandlerPanic::new(&self.name, sequence, payload);
                 self.shared.control.record_panic(panic);
                 self.shared.control.halt();
                 true
             }
-            PanicPolicy::LogAndSkip => {
-                eprintln!("hotq-disruptor: {panic} (skipped)");
-                false
-            }
+            // Nothing to print: the panic hook has already reported it
+            // (std's prints the thread, named after the handler, the
+            // message and the place), before the unwind reached us. A
+            // line of our own made every skipped panic appear twice.
+            PanicPolicy::LogAndSkip => false,
         }
     }
 
@@ -311,11 +313,10 @@ impl<E, C: Consume<E>> BatchEventProcessor<E, C> {
         // After the last sequence store: wakes the drain (its leaves passed).
         self.shared.control.stopped();
         if let Err(payload) = catch_unwind(AssertUnwindSafe(|| self.consumer.on_shutdown())) {
-            // As any other panic: logged under LogAndSkip, else reported.
-            let panic = HandlerPanic::new(&self.name, None, &*payload);
-            if self.policy == PanicPolicy::LogAndSkip {
-                eprintln!("hotq-disruptor: {panic} (in on_shutdown)");
-            } else {
+            // As any other panic: under LogAndSkip the panic hook's report
+            // is the only one (see `fail`), else the shutdown returns it.
+            if self.policy != PanicPolicy::LogAndSkip {
+                let panic = HandlerPanic::new(&self.name, None, &*payload);
                 self.shared.control.record_panic(panic);
             }
         }

@@ -206,6 +206,61 @@ fn the_skip_policy_skips_the_panicking_event_and_goes_on() {
     assert!(seen.iter().all(|s| s.value == payload(s.seq)));
 }
 
+/// The skip policy reports each panic once on stderr: the panic hook's
+/// report alone (it used to be followed by a line of the crate's own).
+/// Stderr is a process's, so the test runs itself again as a child, with
+/// `--nocapture`: the child (marked by an environment variable) makes
+/// `PANICS` handler panics, and the parent counts the reports in its
+/// stderr. miri cannot start a process.
+#[test]
+#[cfg_attr(miri, ignore)]
+fn the_skip_policy_reports_each_panic_once_on_stderr() {
+    const CHILD: &str = "HOTQ_DISRUPTOR_PANIC_CHILD";
+    const PANICS: u64 = 3;
+    const NAME: &str = "the_skip_policy_reports_each_panic_once_on_stderr";
+    if std::env::var_os(CHILD).is_some() {
+        let mut producer = Disruptor::builder(8, Event::default)
+            .on_panic(PanicPolicy::LogAndSkip)
+            .named("skipper")
+            .handle_events_with(|e: &Event, _seq, _eob| {
+                assert!(e.value % 2 == 1, "even value {}", e.value);
+            })
+            .build_single_producer()
+            .unwrap();
+        for v in 0..2 * PANICS {
+            producer.publish(|e| e.value = v).unwrap();
+        }
+        producer.shutdown().unwrap();
+        return;
+    }
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([NAME, "--exact", "--nocapture", "--test-threads=1"])
+        .env(CHILD, "1")
+        .env("RUST_BACKTRACE", "0")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "the child failed:\n{stderr}");
+    // The hook's report: "thread 'skipper' panicked at <file>:<line>:<column>:"
+    // and the message on the next line.
+    let reports = stderr.matches("panicked").count();
+    let messages = stderr.matches("even value").count();
+    assert_eq!(
+        (reports, messages),
+        (PANICS as usize, PANICS as usize),
+        "each of the {PANICS} panics should be reported once; stderr:\n{stderr}"
+    );
+    // Recent std's add the thread's id: "thread 'skipper' (1234) panicked".
+    let named = stderr
+        .lines()
+        .filter(|l| l.starts_with("thread 'skipper'") && l.contains("panicked"))
+        .count();
+    assert_eq!(
+        named, PANICS as usize,
+        "the report names the handler's thread; stderr:\n{stderr}"
+    );
+}
+
 /// A panic in the producer's closure propagates to the caller, but the
 /// claimed slot is still published (or poisoned): the handler goes past
 /// it and sees every event published after it, in order.

@@ -11,13 +11,17 @@
 //! after the producer's write (or a producer's write racing a read) is a
 //! loom failure of its own.
 //!
+//! The models that are not about parking name `BusySpin` themselves
+//! rather than take the builder's default (`Blocking`), so that each
+//! model explores the waits it is about.
+//!
 //! Run: `RUSTFLAGS="--cfg loom" cargo test -p hotq-loom-tests --release
 //! --target-dir target/loom --test disruptor -- --nocapture`.
 #![cfg(loom)]
 
 use std::sync::Mutex;
 
-use hotq_disruptor::wait::{Blocking, TimeoutBlocking};
+use hotq_disruptor::wait::{Blocking, BusySpin, TimeoutBlocking};
 use hotq_disruptor::{Disruptor, Sequence};
 use hotq_loom_tests::{Spin, model};
 use loom::sync::Arc;
@@ -60,6 +64,7 @@ fn single_producer_publish_and_consume_across_the_wrap() {
             let log = Log::default();
             let l = log.clone();
             let mut producer = Disruptor::builder(2, || 0u64)
+                .wait_strategy(BusySpin)
                 .handle_events_with(move |e: &u64, seq, _| l.record(seq, *e))
                 .build_single_producer()
                 .unwrap();
@@ -91,6 +96,7 @@ fn multi_producer_claims_and_publishes_across_laps() {
         let log = Log::default();
         let l = log.clone();
         let mut producer = Disruptor::builder(2, || 0u64)
+            .wait_strategy(BusySpin)
             .handle_events_with(move |e: &u64, seq, _| l.record(seq, *e))
             .build_multi_producer()
             .unwrap();
@@ -135,6 +141,7 @@ fn multi_producer_batch_claim_races_a_single_claim() {
         let log = Log::default();
         let l = log.clone();
         let mut producer = Disruptor::builder(2, || 0u64)
+            .wait_strategy(BusySpin)
             .handle_events_with(move |e: &u64, seq, _| l.record(seq, *e))
             .build_multi_producer()
             .unwrap();
@@ -178,6 +185,7 @@ fn two_stage_gate_stage_two_never_runs_ahead() {
         let done = Arc::new(AtomicI64::new(-1));
         let d = done.clone();
         let mut producer = Disruptor::builder(1, Event::default)
+            .wait_strategy(BusySpin)
             .handle_events_mut_with(move |e: &mut Event, seq, _| {
                 e.stamp = seq;
                 // Relaxed is enough for the check below: stage 2 reaches
@@ -307,6 +315,7 @@ fn shutdown_drains_every_published_event() {
         let (first, last) = (Log::default(), Log::default());
         let (f, l) = (first.clone(), last.clone());
         let mut producer = Disruptor::builder(2, || 0u64)
+            .wait_strategy(BusySpin)
             .handle_events_with(move |e: &u64, seq, _| f.record(seq, *e))
             .then()
             .handle_events_with(move |e: &u64, seq, _| l.record(seq, *e))
@@ -422,6 +431,7 @@ fn join_gate_waits_for_both_dependencies() {
         let done = [Arc::new(AtomicI64::new(-1)), Arc::new(AtomicI64::new(-1))];
         let [x, y] = done.clone();
         let mut producer = Disruptor::builder(1, || 0u64)
+            .wait_strategy(BusySpin)
             .named("x")
             .handle_events_with(move |_e: &u64, seq, _| x.store(seq, Ordering::Relaxed))
             .named("y")

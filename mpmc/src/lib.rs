@@ -156,9 +156,16 @@
 //!
 //! # Real-time safety and the progress of each call
 //!
+//! This section is about [`Queue`]. A channel adds a waiting layer: with
+//! nobody waiting, `try_send`/`try_recv` are `push`/`pop` and a load or
+//! two; a call that waits (`send`, `recv`, their timed and async forms)
+//! allocates its entry in the waiters' list and takes the list's lock, and
+//! the call that ends a wait takes that lock and wakes the waiter (a
+//! futex system call for a thread, the task's `Waker` for a future).
+//!
 //! Only [`Queue::new`] and [`Queue::try_new`] allocate (the slots, once),
 //! and only dropping the queue (or its [`IntoIter`]) frees them, dropping
-//! the items left inside. No call takes a lock. Per call:
+//! the items left inside. No `Queue` call takes a lock. Per call:
 //!
 //! | call | progress |
 //! |---|---|
@@ -174,7 +181,8 @@
 //!
 //! # `no_std`, 32-bit targets
 //!
-//! Without the default `std` feature the crate is `no_std` and needs
+//! Without the default `std` feature the crate is `no_std`, has the
+//! [`Queue`] alone (the channels need `std`'s threads and clocks), and needs
 //! `alloc` (a global allocator, for the slots) and compare-and-swap on
 //! pointer-sized atomics: it builds, for example, for
 //! `thumbv7em-none-eabihf`. On a target without CAS, such as

@@ -56,7 +56,7 @@ use crate::sync::{
 /// `report --suite mpmc`, 2026-12-05, two runs each, hotq-mpmc ÷
 /// `ArrayQueue`: 1P1C 1.02 and 1.06 without, 1.25 and 1.74 with; 2P2C 1.04
 /// and 1.11 without, 1.26 and 1.34 with. In the full default runs since,
-/// 1.02–1.12 (README, "The goals still missed").
+/// 1.02–1.12 (docs/performance.md, "The goals still missed").
 const PREFETCH_BYTES: usize = 2048;
 
 /// A bounded multi-producer multi-consumer FIFO queue.

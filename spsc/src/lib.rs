@@ -127,8 +127,8 @@
 //! items left inside). Every call that reports "full" or "empty" at once
 //! instead of waiting for room or items (today: every other call of
 //! [`Producer`], [`Consumer`], their chunks and their `io` impls) never
-//! allocates, never takes a lock and never makes a system call, and is
-//! **wait-free**: it finishes in a bounded number of its own steps
+//! allocates and never takes a lock, makes no system call while the other
+//! half is not waiting, and is **wait-free**: it finishes in a bounded number of its own steps
 //! whatever the other half is doing (a preempted peer delays nobody). The
 //! bound is constant for single-item calls and state queries, and linear
 //! in the items moved for slice, chunk and `io` calls. What runs user
@@ -136,6 +136,12 @@
 //! code: `T::drop` (in [`ReadChunk::commit`], or when a half is dropped)
 //! and the iterator given to [`WriteChunkUninit::fill_from_iter`]. A full
 //! or empty ring is reported at once; waiting is the caller's choice.
+//! When the other half *is* waiting (a blocking or async wait of its own),
+//! the call whose publish ends that wait also wakes it, once: a thread
+//! with `Thread::unpark` (a futex system call on Linux), a task with its
+//! `Waker::wake` (the executor's code). A half that must never make a
+//! system call is paired with one that never blocks, or waits async on an
+//! executor whose wake is real-time safe.
 //!
 //! # `no_std`
 //!
@@ -144,7 +150,8 @@
 //! pointer-sized atomics (for `alloc::sync::Arc`): it builds, for example,
 //! for `thumbv7em-none-eabihf`. On a target without CAS, such as
 //! `thumbv6m-none-eabi`, it refuses to build with a message saying so.
-//! `std` adds the [`std::io`] impls.
+//! `std` adds the [`std::io`] impls and the blocking waits (`push_timeout`,
+//! `pop_deadline`, `wait_items`, ...); the async waits need only `core`.
 //!
 //! Indices are `usize`s on every target: on 32-bit targets they wrap after
 //! 2^32 items, which is harmless (no operation compares an index with one

@@ -65,6 +65,25 @@ impl<T> Producer<T> {
     /// assert_eq!(tx.push(10), Ok(()));
     /// assert_eq!(tx.push(11), Err(PushError::Full(11)));
     /// ```
+    ///
+    /// A push does not look for the consumer: once it is dropped, `push`
+    /// still returns `Ok` until the ring is full (then `Full`), and nobody
+    /// will read those items; they are dropped with the ring when the
+    /// producer goes too. This keeps the push to its two loads and a store
+    /// (rtrb's `push` behaves, and is documented, the same way). A producer
+    /// that should stop when nobody listens asks
+    /// [`is_abandoned`](Self::is_abandoned); the waiting pushes
+    /// (`push_timeout`, [`push_async`](Self::push_async)) report
+    /// `Abandoned` instead of waiting on a full ring that nobody drains.
+    ///
+    /// ```
+    /// use hotq_spsc::RingBuffer;
+    ///
+    /// let (mut tx, rx) = RingBuffer::new(2);
+    /// drop(rx);
+    /// assert_eq!(tx.push(1), Ok(())); // accepted, never read
+    /// assert!(tx.is_abandoned()); // how a producer finds out
+    /// ```
     #[inline]
     pub fn push(&mut self, value: T) -> Result<(), PushError<T>> {
         if self.free_slots(1) == 0 {

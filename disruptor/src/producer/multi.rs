@@ -19,10 +19,12 @@ use crate::sync::Arc;
 /// The clones share the disruptor. [`halt`](Self::halt) from any clone
 /// halts it for all. A [`shutdown`](Self::shutdown) (or drop) of a clone
 /// while others live only lets that clone go (it reports a panic recorded
-/// so far); the last clone to go drains every published event, halts and
-/// joins, as [`SingleProducer::shutdown`](crate::SingleProducer::shutdown) does, and returns the result.
-/// The last clone's drop never waits on a poller, as
-/// [`SingleProducer`](crate::SingleProducer)'s does not.
+/// so far). The last clone's `shutdown` drains every published event,
+/// halts and joins, as [`SingleProducer::shutdown`](crate::SingleProducer::shutdown)
+/// does, and returns the result; the last clone's drop closes the stream
+/// as [`SingleProducer`](crate::SingleProducer)'s does: the handlers still
+/// see every published event, but it never waits on a poller and reports
+/// no panic.
 ///
 /// ```
 /// use hotq_disruptor::Disruptor;

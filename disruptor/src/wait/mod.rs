@@ -3,7 +3,13 @@
 //! Every strategy watches the halt flag, so a halt (or a shutdown after its
 //! drain) ends every wait. Set one with
 //! [`Builder::wait_strategy`](crate::Builder::wait_strategy); it applies to
-//! the handlers added after it, so each handler can have its own.
+//! the handlers added after it, so each handler can have its own. The
+//! default is [`Blocking`], as in LMAX's DSL: a program with more handlers
+//! than idle cores still runs, and an idle one costs no CPU. Choose
+//! [`BusySpin`] (or [`BusySpinWithoutHint`]) for the lowest latency when
+//! each handler has a core to itself; the benchmark report's busy
+//! `hotq-disruptor` rows use `BusySpinWithoutHint`, and its
+//! `(sleep 10 µs)` rows `Sleeping::new(10 µs).with_tries(0, 0)`.
 //!
 //! | strategy | while idle | wake-up latency |
 //! |---|---|---|
@@ -11,7 +17,7 @@
 //! | [`BusySpinWithoutHint`] | one core at 100%, no hint (no `pause` on x86) | lowest, more power |
 //! | [`Yielding`] | spins, then `yield_now` (a core at 100% unless others run) | low |
 //! | [`Sleeping`] | spins, yields (100 of each by default; none suits more threads than cores), then sleeps in naps of a chosen length | about a nap |
-//! | [`Blocking`] | parked on a condition variable: no CPU | a futex wake |
+//! | [`Blocking`] (the default) | parked on a condition variable: no CPU | a futex wake |
 //! | [`TimeoutBlocking`] | as `Blocking`; the handler's `on_timeout` runs after each quiet spell of the timeout | a futex wake |
 //! | [`PhasedBackoff`] | spins, yields, then parks like `Blocking` | low, then a futex wake |
 //!
