@@ -40,8 +40,9 @@
 //!   counters that only grow, wrapping at `usize::MAX + 1`, and are masked
 //!   only when a slot is addressed. The ring holds `tail - head` items, so
 //!   full is `tail - head == capacity` and no slot is sacrificed to tell
-//!   full from empty. Any capacity from 1 up works and is reported exactly;
-//!   storage is the capacity rounded up to a power of two.
+//!   full from empty. Any capacity works and is reported exactly;
+//!   storage is the capacity rounded up to a power of two (none for a
+//!   ring of 0, which is always full and always empty, as rtrb's).
 //! - Each half keeps a private copy of the other half's index and reloads
 //!   the shared atomic only when its copy says full (producer) or empty
 //!   (consumer). In steady state a push or pop touches only its own cache
