@@ -201,6 +201,27 @@ impl<T> Consumer<T> {
         self.ready_items(usize::MAX)
     }
 
+    /// The items ready as this consumer last saw them, without loading the
+    /// producer's index: never more than are ready (the producer only adds
+    /// more), and refreshed by any call that loads it ([`slots`](Self::slots),
+    /// or a pop that finds its copy says empty). Cheaper than `slots`, and
+    /// as rtrb's `cached_slots`.
+    ///
+    /// ```
+    /// use hotq_spsc::RingBuffer;
+    ///
+    /// let (mut tx, rx) = RingBuffer::new(2);
+    /// assert_eq!(rx.cached_slots(), 0);
+    /// tx.push(1).unwrap();
+    /// assert_eq!(rx.cached_slots(), 0); // stale: the push is not seen yet
+    /// assert_eq!(rx.slots(), 1); // loads the producer's index
+    /// assert_eq!(rx.cached_slots(), 1);
+    /// ```
+    #[must_use]
+    pub fn cached_slots(&self) -> usize {
+        self.cursor.peer.get().wrapping_sub(self.cursor.own)
+    }
+
     /// Whether the ring is empty now (the producer may add at any moment).
     ///
     /// ```
@@ -225,6 +246,24 @@ impl<T> Consumer<T> {
     #[must_use]
     pub fn capacity(&self) -> usize {
         self.ring.capacity()
+    }
+
+    /// The ring this consumer reads from, for its
+    /// [`capacity`](RingBuffer::capacity) and to compare it (`==` is
+    /// identity) with a producer's (as rtrb's `buffer`).
+    ///
+    /// ```
+    /// use hotq_spsc::RingBuffer;
+    ///
+    /// let (tx, rx) = RingBuffer::<u8>::new(3);
+    /// assert_eq!(rx.buffer().capacity(), 3);
+    /// assert_eq!(rx.buffer(), tx.buffer());
+    /// let (other_tx, _) = RingBuffer::<u8>::new(3);
+    /// assert_ne!(rx.buffer(), other_tx.buffer());
+    /// ```
+    #[must_use]
+    pub fn buffer(&self) -> &RingBuffer<T> {
+        &self.ring
     }
 
     /// Whether the [`Producer`](crate::Producer) has been dropped. Once this
@@ -325,6 +364,25 @@ impl<T> Drop for Consumer<T> {
         RingBuffer::consumer_gone(ring);
     }
 }
+
+/// Identity, as in rtrb: a ring has one consumer, so two are equal only
+/// when they are the same one.
+///
+/// ```
+/// use hotq_spsc::RingBuffer;
+///
+/// let (_, a) = RingBuffer::<u8>::new(1);
+/// let (_, b) = RingBuffer::<u8>::new(1);
+/// assert_eq!(a, a);
+/// assert_ne!(a, b);
+/// ```
+impl<T> PartialEq for Consumer<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.buffer() == other.buffer()
+    }
+}
+
+impl<T> Eq for Consumer<T> {}
 
 impl<T> fmt::Debug for Consumer<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -187,6 +187,29 @@ impl<T> Producer<T> {
         self.free_slots(usize::MAX)
     }
 
+    /// The free slots as this producer last saw them, without loading the
+    /// consumer's index: never more than are free (the consumer only frees
+    /// more), and refreshed by any call that loads it ([`slots`](Self::slots),
+    /// or a push that finds its copy says full). Cheaper than `slots`, and
+    /// as rtrb's `cached_slots`.
+    ///
+    /// ```
+    /// use hotq_spsc::RingBuffer;
+    ///
+    /// let (mut tx, mut rx) = RingBuffer::new(2);
+    /// assert_eq!(tx.cached_slots(), 2);
+    /// tx.push_slice(&[1, 2]);
+    /// assert_eq!(tx.cached_slots(), 0);
+    /// rx.pop().unwrap();
+    /// assert_eq!(tx.cached_slots(), 0); // stale: the pop is not seen yet
+    /// assert_eq!(tx.slots(), 1); // loads the consumer's index
+    /// assert_eq!(tx.cached_slots(), 1);
+    /// ```
+    #[must_use]
+    pub fn cached_slots(&self) -> usize {
+        self.cursor.peer.get().wrapping_sub(self.cursor.own)
+    }
+
     /// Whether the ring is full now (the consumer may make room at any moment).
     ///
     /// ```
@@ -213,6 +236,24 @@ impl<T> Producer<T> {
     #[must_use]
     pub fn capacity(&self) -> usize {
         self.ring.capacity()
+    }
+
+    /// The ring this producer writes to, for its
+    /// [`capacity`](RingBuffer::capacity) and to compare it (`==` is
+    /// identity) with a consumer's (as rtrb's `buffer`).
+    ///
+    /// ```
+    /// use hotq_spsc::RingBuffer;
+    ///
+    /// let (tx, rx) = RingBuffer::<u8>::new(3);
+    /// assert_eq!(tx.buffer().capacity(), 3);
+    /// assert_eq!(tx.buffer(), rx.buffer());
+    /// let (_, other_rx) = RingBuffer::<u8>::new(3);
+    /// assert_ne!(tx.buffer(), other_rx.buffer());
+    /// ```
+    #[must_use]
+    pub fn buffer(&self) -> &RingBuffer<T> {
+        &self.ring
     }
 
     /// Whether the [`Consumer`](crate::Consumer) has been dropped: nothing
@@ -283,6 +324,25 @@ impl<T> Drop for Producer<T> {
         RingBuffer::producer_gone(ring);
     }
 }
+
+/// Identity, as in rtrb: a ring has one producer, so two are equal only
+/// when they are the same one.
+///
+/// ```
+/// use hotq_spsc::RingBuffer;
+///
+/// let (a, _) = RingBuffer::<u8>::new(1);
+/// let (b, _) = RingBuffer::<u8>::new(1);
+/// assert_eq!(a, a);
+/// assert_ne!(a, b);
+/// ```
+impl<T> PartialEq for Producer<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.buffer() == other.buffer()
+    }
+}
+
+impl<T> Eq for Producer<T> {}
 
 impl<T> fmt::Debug for Producer<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -49,8 +49,10 @@ use crate::{CapacityError, Consumer, Producer};
 ///
 /// It is never held directly: [`RingBuffer::new`] gives its two halves, a
 /// [`Producer`] and a [`Consumer`], which share it and may move to different
-/// threads. The ring is freed, with every item still inside dropped exactly
-/// once, when both halves are gone.
+/// threads, and each half lends it out through `buffer()` (as rtrb's do),
+/// for its [`capacity`](Self::capacity) and to tell whether two halves
+/// share a ring (`==` is identity). The ring is freed, with every item
+/// still inside dropped exactly once, when both halves are gone.
 ///
 /// ```
 /// use hotq_spsc::RingBuffer;
@@ -262,7 +264,16 @@ impl<T> RingBuffer<T> {
     }
 
     /// The most items the ring holds at once: exactly what was asked for.
-    pub(crate) fn capacity(&self) -> usize {
+    ///
+    /// ```
+    /// use hotq_spsc::RingBuffer;
+    ///
+    /// let (tx, rx) = RingBuffer::<f32>::new(100);
+    /// assert_eq!(tx.buffer().capacity(), 100);
+    /// assert_eq!(rx.buffer().capacity(), 100);
+    /// ```
+    #[must_use]
+    pub fn capacity(&self) -> usize {
         self.capacity
     }
 
@@ -375,6 +386,26 @@ impl<T> fmt::Debug for RingBuffer<T> {
             .finish_non_exhaustive()
     }
 }
+
+/// Identity: two references are equal when they are the same ring, so the
+/// halves of one ring have equal [`buffer`](Producer::buffer)s and those of
+/// two rings never do (as in rtrb).
+///
+/// ```
+/// use hotq_spsc::RingBuffer;
+///
+/// let (tx, rx) = RingBuffer::<u8>::new(4);
+/// let (other_tx, _other_rx) = RingBuffer::<u8>::new(4);
+/// assert_eq!(tx.buffer(), rx.buffer());
+/// assert_ne!(tx.buffer(), other_tx.buffer()); // same capacity, another ring
+/// ```
+impl<T> PartialEq for RingBuffer<T> {
+    fn eq(&self, other: &Self) -> bool {
+        ptr::eq(self, other)
+    }
+}
+
+impl<T> Eq for RingBuffer<T> {}
 
 impl<T> Drop for RingBuffer<T> {
     fn drop(&mut self) {

@@ -320,6 +320,36 @@ fn zero_capacity_is_always_full_and_always_empty() {
     assert_eq!(zst_drops::<3>(), 1, "the ring held nothing to drop");
 }
 
+/// `buffer()` is the ring both halves share (`==` is identity, as in
+/// rtrb) and tells its capacity; `cached_slots` is what a half last saw,
+/// a lower bound that only a call loading the other half's index raises.
+#[test]
+fn buffer_is_the_shared_ring_and_cached_slots_a_stale_lower_bound() {
+    let (mut tx, mut rx) = RingBuffer::<u32>::new(3);
+    let (other_tx, other_rx) = RingBuffer::<u32>::new(3);
+    assert!(tx.buffer() == rx.buffer());
+    assert!(tx.buffer() != other_tx.buffer());
+    assert!(rx.buffer() != other_rx.buffer());
+    let (same_tx, same_rx) = (&tx, &rx);
+    assert!(tx == *same_tx && rx == *same_rx);
+    assert!(tx != other_tx && rx != other_rx);
+    assert_eq!(tx.buffer().capacity(), 3);
+    assert!(format!("{:?}", rx.buffer()).starts_with("RingBuffer {"));
+
+    assert_eq!((tx.cached_slots(), rx.cached_slots()), (3, 0));
+    assert_eq!(tx.push_slice(&[1, 2, 3]), 3);
+    assert_eq!((tx.cached_slots(), rx.cached_slots()), (0, 0));
+    assert_eq!(rx.pop(), Ok(1)); // loads the tail: sees all three
+    assert_eq!(rx.cached_slots(), 2);
+    assert_eq!(tx.cached_slots(), 0, "raised before the producer loaded");
+    assert_eq!(tx.slots(), 1);
+    assert_eq!(tx.cached_slots(), 1);
+    assert_eq!(rx.pop(), Ok(2)); // its copy sufficed: no load
+    assert_eq!(tx.push(4), Ok(())); // its copy sufficed too
+    assert_eq!((tx.cached_slots(), rx.cached_slots()), (0, 1));
+    assert_eq!((tx.slots(), rx.slots()), (1, 2));
+}
+
 #[test]
 #[cfg(target_pointer_width = "64")]
 fn capacities_whose_storage_cannot_exist_are_refused_as_too_large() {
