@@ -106,19 +106,86 @@ impl<T> Producer<T> {
         if n == 0 {
             return 0;
         }
-        let tail = self.cursor.own;
+        // SAFETY: `free_slots` saw at least `n` free slots.
+        unsafe { self.copy_in(&items[..n]) };
+        n
+    }
+
+    /// Copies as many items of `items` as fit, as
+    /// [`push_slice`](Self::push_slice), and returns `items` split there:
+    /// what was pushed, and the rest (empty when all fit). rtrb's
+    /// signature; the pushed part is empty when the ring is full.
+    ///
+    /// ```
+    /// use hotq_spsc::RingBuffer;
+    ///
+    /// let (mut tx, _rx) = RingBuffer::new(4);
+    /// let (pushed, rest) = tx.push_partial_slice(&[1, 2, 3, 4, 5, 6]);
+    /// assert_eq!((pushed, rest), (&[1, 2, 3, 4][..], &[5, 6][..]));
+    /// // Full: nothing pushed, everything comes back.
+    /// let (pushed, rest) = tx.push_partial_slice(rest);
+    /// assert_eq!((pushed, rest), (&[][..], &[5, 6][..]));
+    /// ```
+    #[must_use = "the second slice holds the items that were not pushed"]
+    pub fn push_partial_slice<'a>(&mut self, items: &'a [T]) -> (&'a [T], &'a [T])
+    where
+        T: Copy,
+    {
+        let n = self.push_slice(items);
+        items.split_at(n)
+    }
+
+    /// Copies all of `items`, or nothing: [`ChunkError::TooFewSlots`] with
+    /// the number of free slots when fewer than `items.len()` are free
+    /// (as rtrb's `push_entire_slice`).
+    ///
+    /// ```
+    /// use hotq_spsc::{ChunkError, RingBuffer};
+    ///
+    /// let (mut tx, mut rx) = RingBuffer::new(3);
+    /// assert_eq!(tx.push_entire_slice(&[1, 2]), Ok(()));
+    /// // One slot free: three items are refused whole.
+    /// assert_eq!(tx.push_entire_slice(&[3, 4, 5]), Err(ChunkError::TooFewSlots(1)));
+    /// assert_eq!(rx.slots(), 2);
+    /// ```
+    pub fn push_entire_slice(&mut self, items: &[T]) -> Result<(), ChunkError>
+    where
+        T: Copy,
+    {
+        let free = self.free_slots(items.len());
+        if free < items.len() {
+            return Err(ChunkError::TooFewSlots(free));
+        }
+        if !items.is_empty() {
+            // SAFETY: `free_slots` saw at least `items.len()` free slots.
+            unsafe { self.copy_in(items) };
+        }
+        Ok(())
+    }
+
+    /// Copies `items` into the next `items.len()` slots, with at most two
+    /// `memcpy`s, and publishes them.
+    ///
+    /// # Safety
+    ///
+    /// At least `items.len()` slots are free (`free_slots` saw them).
+    #[inline]
+    unsafe fn copy_in(&mut self, items: &[T])
+    where
+        T: Copy,
+    {
+        let (tail, n) = (self.cursor.own, items.len());
         let claim = self.ring.claim(tail, n);
         let [(a, a_len), (b, b_len)] = self.ring.runs(tail, n);
-        // SAFETY: the `n` slots from `tail` on are free (`free_slots`) and
-        // ours until published; the runs are disjoint from `items` (which
-        // the caller borrows) and `a_len + b_len == n <= items.len()`.
+        // SAFETY: the `n` slots from `tail` on are free (the caller's
+        // promise) and ours until published; the runs are disjoint from
+        // `items` (which the caller borrows) and `a_len + b_len == n`.
         unsafe {
             ptr::copy_nonoverlapping(items.as_ptr(), a, a_len);
             ptr::copy_nonoverlapping(items.as_ptr().add(a_len), b, b_len);
         }
         claim.end();
         self.advance(n);
-        n
     }
 
     /// A chunk of exactly `n` uninitialised slots to write in place, or
