@@ -192,7 +192,24 @@ pub use wait::{
     WaitError,
 };
 pub use write_chunk::WriteChunk;
-pub use write_chunk_uninit::WriteChunkUninit;
+pub use write_chunk_uninit::{CopyToUninit, WriteChunkUninit};
+
+/// The chunk types and their error under the path rtrb gives them
+/// (`rtrb::chunks::ChunkError`, ...), so that imports written for rtrb
+/// keep working; they are the crate root's items, re-exported.
+///
+/// ```
+/// use hotq_spsc::RingBuffer;
+/// use hotq_spsc::chunks::{ChunkError, ReadChunk};
+///
+/// let (_tx, mut rx) = RingBuffer::<u8>::new(2);
+/// let chunk: Result<ReadChunk<'_, u8>, ChunkError> = rx.read_chunk(1);
+/// assert_eq!(chunk.unwrap_err(), ChunkError::TooFewSlots(0));
+/// assert_eq!(hotq_spsc::ChunkError::TooFewSlots(0), ChunkError::TooFewSlots(0));
+/// ```
+pub mod chunks {
+    pub use crate::{ChunkError, ReadChunk, ReadChunkIntoIter, WriteChunk, WriteChunkUninit};
+}
 
 // The README's examples (what crates.io shows) run as doc tests too.
 #[cfg(doctest)]

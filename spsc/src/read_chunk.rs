@@ -191,6 +191,7 @@ impl<'a, T> IntoIterator for ReadChunk<'a, T> {
         }
         ReadChunkIntoIter {
             consumer: self.consumer,
+            len: self.len,
             remaining: self.len,
         }
     }
@@ -213,7 +214,32 @@ impl<'a, T> IntoIterator for ReadChunk<'a, T> {
 #[must_use = "iterators are lazy: items are taken only as it is advanced"]
 pub struct ReadChunkIntoIter<'a, T> {
     consumer: &'a mut Consumer<T>,
+    /// The chunk's length.
+    len: usize,
     remaining: usize,
+}
+
+impl<T> ReadChunkIntoIter<'_, T> {
+    /// How many items this iterator has moved out so far (as rtrb's
+    /// `iterated`): at most the chunk's length, which it reaches once
+    /// `next` has returned `None`.
+    ///
+    /// ```
+    /// let (mut tx, mut rx) = hotq_spsc::RingBuffer::new(4);
+    /// tx.push_slice(&[1, 2, 3]);
+    /// let mut items = rx.read_chunk(3).unwrap().into_iter();
+    /// assert_eq!(items.iterated(), 0);
+    /// items.by_ref().take(2).for_each(drop);
+    /// assert_eq!(items.iterated(), 2);
+    /// items.by_ref().for_each(drop);
+    /// assert_eq!(items.iterated(), 3);
+    /// assert_eq!(items.next(), None); // no further: still 3
+    /// assert_eq!(items.iterated(), 3);
+    /// ```
+    #[must_use]
+    pub fn iterated(&self) -> usize {
+        self.len - self.remaining
+    }
 }
 
 impl<T> Iterator for ReadChunkIntoIter<'_, T> {

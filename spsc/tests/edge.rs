@@ -350,6 +350,43 @@ fn buffer_is_the_shared_ring_and_cached_slots_a_stale_lower_bound() {
     assert_eq!((tx.slots(), rx.slots()), (1, 2));
 }
 
+/// rtrb's paths and helpers: `chunks::*` are the root's types,
+/// `CopyToUninit` copies exactly and panics on a length mismatch, and
+/// `ReadChunkIntoIter::iterated` counts what was moved out.
+#[test]
+fn rtrb_chunks_path_copy_to_uninit_and_iterated() {
+    use hotq_spsc::CopyToUninit;
+    use hotq_spsc::chunks;
+
+    let (mut tx, mut rx) = RingBuffer::<u32>::new(4);
+    let refused: chunks::ChunkError = rx.read_chunk(1).unwrap_err();
+    assert_eq!(refused, ChunkError::TooFewSlots(0));
+    let chunk: chunks::WriteChunkUninit<'_, u32> = tx.write_chunk_uninit(0).unwrap();
+    drop(chunk);
+
+    let mut dst = [MaybeUninit::<u32>::uninit(); 3];
+    assert_eq!([7, 8, 9].copy_to_uninit(&mut dst), [7, 8, 9]);
+    let mut short = [MaybeUninit::new(5u32)];
+    let message = panic_message(move || {
+        let _ = [1, 2].copy_to_uninit(&mut short);
+    });
+    assert!(
+        message.contains("source slice length does not match destination slice length"),
+        "{message}"
+    );
+
+    assert_eq!(tx.push_slice(&[1, 2, 3]), 3);
+    let mut items = rx.read_chunk(3).unwrap().into_iter();
+    assert_eq!(items.iterated(), 0);
+    assert_eq!(items.next(), Some(1));
+    assert_eq!(items.next(), Some(2));
+    assert_eq!(items.iterated(), 2);
+    drop(items);
+    assert_eq!(rx.pop(), Ok(3), "what was not iterated stays");
+    let mut items = rx.read_chunk(0).unwrap().into_iter();
+    assert_eq!((items.next(), items.iterated()), (None, 0));
+}
+
 #[test]
 #[cfg(target_pointer_width = "64")]
 fn capacities_whose_storage_cannot_exist_are_refused_as_too_large() {
