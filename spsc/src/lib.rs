@@ -116,7 +116,9 @@
 //! order. Dropping the last half drops what is left inside. Chunks may be
 //! forgotten (`mem::forget`): that leaks at worst, and never drops an item
 //! twice or exposes an uninitialised slot. A destructor that panics during
-//! a [`ReadChunk::commit`] cannot cause a double drop either.
+//! a [`ReadChunk::commit`] cannot cause a double drop either: the items
+//! after it stay in the ring (as in rtrb), and no other destructor runs
+//! during the unwind, so a second panicking one cannot abort.
 //!
 //! The implementation is model-checked with loom (`loom-tests/` in the
 //! repository) and stress-tested; see the repository's `README.md`.
