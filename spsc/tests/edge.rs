@@ -351,6 +351,7 @@ fn buffer_is_the_shared_ring_and_cached_slots_a_stale_lower_bound() {
 }
 
 /// rtrb's paths and helpers: `chunks::*` are the root's types,
+/// `WriteChunk::from` a `WriteChunkUninit` fills it with defaults,
 /// `CopyToUninit` copies exactly and panics on a length mismatch, and
 /// `ReadChunkIntoIter::iterated` counts what was moved out.
 #[test]
@@ -374,6 +375,12 @@ fn rtrb_chunks_path_copy_to_uninit_and_iterated() {
         message.contains("source slice length does not match destination slice length"),
         "{message}"
     );
+
+    let defaults = chunks::WriteChunk::from(tx.write_chunk_uninit(2).unwrap());
+    assert_eq!(defaults.len(), 2);
+    defaults.commit(1);
+    assert_eq!(rx.pop(), Ok(0));
+    assert!(rx.is_empty(), "the uncommitted default was not published");
 
     assert_eq!(tx.push_slice(&[1, 2, 3]), 3);
     let mut items = rx.read_chunk(3).unwrap().into_iter();
