@@ -1,7 +1,7 @@
 //! The reading half of a ring.
 
 use core::fmt;
-use core::mem::ManuallyDrop;
+use core::mem::{ManuallyDrop, MaybeUninit};
 use core::ptr;
 
 use crossbeam_utils::CachePadded;
@@ -137,25 +137,193 @@ impl<T> Consumer<T> {
     where
         T: Copy,
     {
-        let n = self.ready_items(out.len()).min(out.len());
+        // SAFETY: `out` is the caller's own buffer, valid for `out.len()`
+        // writes and disjoint from the ring (it is borrowed `&mut`).
+        unsafe { self.pop_up_to(out.as_mut_ptr(), out.len()) }
+    }
+
+    /// Copies out as many items as are ready and fit, as
+    /// [`pop_slice`](Self::pop_slice), and returns `out` split there: the
+    /// items popped, and the rest of `out`, untouched (rtrb's signature).
+    ///
+    /// ```
+    /// use hotq_spsc::RingBuffer;
+    ///
+    /// let (mut tx, mut rx) = RingBuffer::new(4);
+    /// tx.push_slice(&[1, 2, 3]);
+    /// let mut out = [0; 5];
+    /// let (popped, rest) = rx.pop_partial_slice(&mut out);
+    /// assert_eq!(popped, [1, 2, 3]);
+    /// assert_eq!(rest, [0, 0]);
+    /// // Empty: nothing popped, all of `out` comes back.
+    /// let (popped, rest) = rx.pop_partial_slice(&mut out);
+    /// assert_eq!((popped.len(), rest.len()), (0, 5));
+    /// ```
+    #[must_use = "the first slice holds the items that were popped"]
+    pub fn pop_partial_slice<'a>(&mut self, out: &'a mut [T]) -> (&'a mut [T], &'a mut [T])
+    where
+        T: Copy,
+    {
+        let n = self.pop_slice(out);
+        out.split_at_mut(n)
+    }
+
+    /// As [`pop_partial_slice`](Self::pop_partial_slice), into a buffer
+    /// that need not be initialised: returns the part written (now
+    /// initialised, as `&mut [T]`) and the rest, still uninitialised.
+    ///
+    /// ```
+    /// use std::mem::MaybeUninit;
+    /// use hotq_spsc::RingBuffer;
+    ///
+    /// let (mut tx, mut rx) = RingBuffer::new(4);
+    /// tx.push_slice(&[1, 2, 3]);
+    /// let mut buffer = Vec::with_capacity(5);
+    /// let (popped, rest) = rx.pop_partial_slice_uninit(buffer.spare_capacity_mut());
+    /// assert_eq!(popped, [1, 2, 3]);
+    /// assert_eq!(rest.len(), 2);
+    /// // SAFETY: the first three elements were written by the pop.
+    /// unsafe { buffer.set_len(3) };
+    /// assert_eq!(buffer, [1, 2, 3]);
+    /// // Empty: nothing popped.
+    /// let mut more = [MaybeUninit::<i32>::uninit(); 2];
+    /// assert!(rx.pop_partial_slice_uninit(&mut more).0.is_empty());
+    /// ```
+    #[must_use = "the first slice holds the items that were popped"]
+    pub fn pop_partial_slice_uninit<'a>(
+        &mut self,
+        out: &'a mut [MaybeUninit<T>],
+    ) -> (&'a mut [T], &'a mut [MaybeUninit<T>])
+    where
+        T: Copy,
+    {
+        // SAFETY: `out` is the caller's own buffer, valid for `out.len()`
+        // writes of `T` (`MaybeUninit<T>` has `T`'s layout) and disjoint
+        // from the ring.
+        let n = unsafe { self.pop_up_to(out.as_mut_ptr().cast(), out.len()) };
+        let (popped, rest) = out.split_at_mut(n);
+        // SAFETY: `pop_up_to` initialised the first `n` elements.
+        (unsafe { assume_init_mut(popped) }, rest)
+    }
+
+    /// Fills all of `out`, or copies nothing: [`ChunkError::TooFewSlots`]
+    /// with the number of items ready when fewer than `out.len()` are
+    /// (as rtrb's `pop_entire_slice`).
+    ///
+    /// ```
+    /// use hotq_spsc::{ChunkError, RingBuffer};
+    ///
+    /// let (mut tx, mut rx) = RingBuffer::new(4);
+    /// tx.push_slice(&[1, 2, 3]);
+    /// let mut out = [0; 2];
+    /// assert_eq!(rx.pop_entire_slice(&mut out), Ok(()));
+    /// assert_eq!(out, [1, 2]);
+    /// // One item ready: two are refused, and `out` is untouched.
+    /// assert_eq!(rx.pop_entire_slice(&mut out), Err(ChunkError::TooFewSlots(1)));
+    /// assert_eq!(out, [1, 2]);
+    /// ```
+    pub fn pop_entire_slice(&mut self, out: &mut [T]) -> Result<(), ChunkError>
+    where
+        T: Copy,
+    {
+        // SAFETY: as in `pop_slice`.
+        unsafe { self.pop_exactly(out.as_mut_ptr(), out.len()) }
+    }
+
+    /// As [`pop_entire_slice`](Self::pop_entire_slice), into a buffer that
+    /// need not be initialised; returns it, initialised.
+    ///
+    /// ```
+    /// use std::mem::MaybeUninit;
+    /// use hotq_spsc::{ChunkError, RingBuffer};
+    ///
+    /// let (mut tx, mut rx) = RingBuffer::new(4);
+    /// tx.push_slice(&[1, 2, 3]);
+    /// let mut out = [MaybeUninit::<i32>::uninit(); 2];
+    /// assert_eq!(rx.pop_entire_slice_uninit(&mut out), Ok(&mut [1, 2][..]));
+    /// // One item ready: two are refused.
+    /// assert_eq!(rx.pop_entire_slice_uninit(&mut out), Err(ChunkError::TooFewSlots(1)));
+    /// ```
+    pub fn pop_entire_slice_uninit<'a>(
+        &mut self,
+        out: &'a mut [MaybeUninit<T>],
+    ) -> Result<&'a mut [T], ChunkError>
+    where
+        T: Copy,
+    {
+        // SAFETY: as in `pop_partial_slice_uninit`.
+        unsafe { self.pop_exactly(out.as_mut_ptr().cast(), out.len())? };
+        // SAFETY: `pop_exactly` initialised all of `out`.
+        Ok(unsafe { assume_init_mut(out) })
+    }
+
+    /// Copies out as many items as are ready, up to `len`, to `out`;
+    /// returns how many.
+    ///
+    /// # Safety
+    ///
+    /// `out` is valid for `len` writes of `T` and disjoint from the ring.
+    #[inline]
+    unsafe fn pop_up_to(&mut self, out: *mut T, len: usize) -> usize
+    where
+        T: Copy,
+    {
+        let n = self.ready_items(len).min(len);
         if n == 0 {
             return 0;
         }
+        // SAFETY: `ready_items` saw `n` items; the caller vouches for `out`.
+        unsafe { self.copy_out(out, n) };
+        n
+    }
+
+    /// Copies out exactly `len` items to `out`, or none.
+    ///
+    /// # Safety
+    ///
+    /// As for [`pop_up_to`](Self::pop_up_to).
+    unsafe fn pop_exactly(&mut self, out: *mut T, len: usize) -> Result<(), ChunkError>
+    where
+        T: Copy,
+    {
+        let ready = self.ready_items(len);
+        if ready < len {
+            return Err(ChunkError::TooFewSlots(ready));
+        }
+        if len > 0 {
+            // SAFETY: `ready_items` saw `len` items; the caller vouches
+            // for `out`.
+            unsafe { self.copy_out(out, len) };
+        }
+        Ok(())
+    }
+
+    /// Copies the next `n` items to `out`, with at most two `memcpy`s,
+    /// and frees their slots.
+    ///
+    /// # Safety
+    ///
+    /// At least `n` items are ready (`ready_items` saw them), and `out` is
+    /// valid for `n` writes of `T` and disjoint from the ring.
+    #[inline]
+    unsafe fn copy_out(&mut self, out: *mut T, n: usize)
+    where
+        T: Copy,
+    {
         let head = self.cursor.own;
         let claim = self.ring.claim(head, n);
         let [(a, a_len), (b, b_len)] = self.ring.runs(head, n);
-        // SAFETY: the `n` slots from `head` on hold published items
-        // (`ready_items`) that only this consumer reads; `out` is the
-        // caller's own initialised buffer, disjoint from the ring, and
-        // `a_len + b_len == n <= out.len()`. `T: Copy`, so copying out
-        // and then freeing the slots drops nothing.
+        // SAFETY: the `n` slots from `head` on hold published items (the
+        // caller saw them ready) that only this consumer reads; `out` is
+        // valid for `a_len + b_len == n` writes and disjoint from the
+        // ring (the caller's promise). `T: Copy`, so copying out and then
+        // freeing the slots drops nothing.
         unsafe {
-            ptr::copy_nonoverlapping(a, out.as_mut_ptr(), a_len);
-            ptr::copy_nonoverlapping(b, out.as_mut_ptr().add(a_len), b_len);
+            ptr::copy_nonoverlapping(a, out, a_len);
+            ptr::copy_nonoverlapping(b, out.add(a_len), b_len);
         }
         claim.end();
         self.advance(n);
-        n
     }
 
     /// A chunk of exactly `n` items to read (or modify) in place, or
@@ -201,6 +369,27 @@ impl<T> Consumer<T> {
         self.ready_items(usize::MAX)
     }
 
+    /// The items ready as this consumer last saw them, without loading the
+    /// producer's index: never more than are ready (the producer only adds
+    /// more), and refreshed by any call that loads it ([`slots`](Self::slots),
+    /// or a pop that finds its copy says empty). Cheaper than `slots`, and
+    /// as rtrb's `cached_slots`.
+    ///
+    /// ```
+    /// use hotq_spsc::RingBuffer;
+    ///
+    /// let (mut tx, rx) = RingBuffer::new(2);
+    /// assert_eq!(rx.cached_slots(), 0);
+    /// tx.push(1).unwrap();
+    /// assert_eq!(rx.cached_slots(), 0); // stale: the push is not seen yet
+    /// assert_eq!(rx.slots(), 1); // loads the producer's index
+    /// assert_eq!(rx.cached_slots(), 1);
+    /// ```
+    #[must_use]
+    pub fn cached_slots(&self) -> usize {
+        self.cursor.peer.get().wrapping_sub(self.cursor.own)
+    }
+
     /// Whether the ring is empty now (the producer may add at any moment).
     ///
     /// ```
@@ -225,6 +414,24 @@ impl<T> Consumer<T> {
     #[must_use]
     pub fn capacity(&self) -> usize {
         self.ring.capacity()
+    }
+
+    /// The ring this consumer reads from, for its
+    /// [`capacity`](RingBuffer::capacity) and to compare it (`==` is
+    /// identity) with a producer's (as rtrb's `buffer`).
+    ///
+    /// ```
+    /// use hotq_spsc::RingBuffer;
+    ///
+    /// let (tx, rx) = RingBuffer::<u8>::new(3);
+    /// assert_eq!(rx.buffer().capacity(), 3);
+    /// assert_eq!(rx.buffer(), tx.buffer());
+    /// let (other_tx, _) = RingBuffer::<u8>::new(3);
+    /// assert_ne!(rx.buffer(), other_tx.buffer());
+    /// ```
+    #[must_use]
+    pub fn buffer(&self) -> &RingBuffer<T> {
+        &self.ring
     }
 
     /// Whether the [`Producer`](crate::Producer) has been dropped. Once this
@@ -316,6 +523,17 @@ impl<T> Consumer<T> {
     }
 }
 
+/// `slice.assume_init_mut()`, which is not stable yet.
+///
+/// # Safety
+///
+/// Every element of `slice` is initialised.
+unsafe fn assume_init_mut<T>(slice: &mut [MaybeUninit<T>]) -> &mut [T] {
+    // SAFETY: `MaybeUninit<T>` has `T`'s layout, and the caller vouches
+    // that every element is initialised; the borrow is carried over.
+    unsafe { &mut *(ptr::from_mut(slice) as *mut [T]) }
+}
+
 impl<T> Drop for Consumer<T> {
     #[inline]
     fn drop(&mut self) {
@@ -325,6 +543,25 @@ impl<T> Drop for Consumer<T> {
         RingBuffer::consumer_gone(ring);
     }
 }
+
+/// Identity, as in rtrb: a ring has one consumer, so two are equal only
+/// when they are the same one.
+///
+/// ```
+/// use hotq_spsc::RingBuffer;
+///
+/// let (_, a) = RingBuffer::<u8>::new(1);
+/// let (_, b) = RingBuffer::<u8>::new(1);
+/// assert_eq!(a, a);
+/// assert_ne!(a, b);
+/// ```
+impl<T> PartialEq for Consumer<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.buffer() == other.buffer()
+    }
+}
+
+impl<T> Eq for Consumer<T> {}
 
 impl<T> fmt::Debug for Consumer<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

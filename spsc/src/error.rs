@@ -2,18 +2,18 @@
 
 use core::fmt;
 
-/// Why a ring of the requested capacity cannot be built.
+/// Why a ring of the requested capacity cannot be built: its storage would
+/// be too large. (Any capacity from 0 up is otherwise fine: a ring of 0 is
+/// always full and always empty, as rtrb's.)
 ///
 /// ```
 /// use hotq_spsc::{CapacityError, RingBuffer};
 ///
-/// assert_eq!(RingBuffer::<u64>::try_new(0).unwrap_err(), CapacityError::Zero);
+/// assert!(RingBuffer::<u64>::try_new(0).is_ok());
 /// assert_eq!(RingBuffer::<u64>::try_new(usize::MAX).unwrap_err(), CapacityError::TooLarge);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum CapacityError {
-    /// A capacity of 0: a ring that can never hold an item is always a bug.
-    Zero,
     /// The storage (the capacity rounded up to a power of two) would exceed
     /// `isize::MAX` bytes or cannot be allocated.
     TooLarge,
@@ -22,7 +22,6 @@ pub enum CapacityError {
 impl fmt::Display for CapacityError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CapacityError::Zero => f.write_str("ring buffer capacity must be at least 1"),
             CapacityError::TooLarge => f.write_str(
                 "ring buffer capacity too large: its storage cannot be allocated or indexed",
             ),

@@ -40,8 +40,9 @@
 //!   counters that only grow, wrapping at `usize::MAX + 1`, and are masked
 //!   only when a slot is addressed. The ring holds `tail - head` items, so
 //!   full is `tail - head == capacity` and no slot is sacrificed to tell
-//!   full from empty. Any capacity from 1 up works and is reported exactly;
-//!   storage is the capacity rounded up to a power of two.
+//!   full from empty. Any capacity works and is reported exactly;
+//!   storage is the capacity rounded up to a power of two (none for a
+//!   ring of 0, which is always full and always empty, as rtrb's).
 //! - Each half keeps a private copy of the other half's index and reloads
 //!   the shared atomic only when its copy says full (producer) or empty
 //!   (consumer). In steady state a push or pop touches only its own cache
@@ -58,9 +59,9 @@
 //! | | [`Producer`] | [`Consumer`] |
 //! |---|---|---|
 //! | one item | [`push`](Producer::push) | [`pop`](Consumer::pop), [`peek`](Consumer::peek) |
-//! | copy a slice (`T: Copy`) | [`push_slice`](Producer::push_slice) | [`pop_slice`](Consumer::pop_slice) |
+//! | copy a slice (`T: Copy`) | [`push_slice`](Producer::push_slice), [`push_partial_slice`](Producer::push_partial_slice), [`push_entire_slice`](Producer::push_entire_slice) | [`pop_slice`](Consumer::pop_slice), [`pop_partial_slice`](Consumer::pop_partial_slice), [`pop_entire_slice`](Consumer::pop_entire_slice) (and `_uninit`) |
 //! | in place | [`write_chunk_uninit`](Producer::write_chunk_uninit), [`write_chunk`](Producer::write_chunk) | [`read_chunk`](Consumer::read_chunk) |
-//! | state | [`slots`](Producer::slots), [`is_full`](Producer::is_full), [`is_abandoned`](Producer::is_abandoned) | [`slots`](Consumer::slots), [`is_empty`](Consumer::is_empty), [`is_abandoned`](Consumer::is_abandoned) |
+//! | state | [`slots`](Producer::slots), [`cached_slots`](Producer::cached_slots), [`is_full`](Producer::is_full), [`is_abandoned`](Producer::is_abandoned), [`buffer`](Producer::buffer) | [`slots`](Consumer::slots), [`cached_slots`](Consumer::cached_slots), [`is_empty`](Consumer::is_empty), [`is_abandoned`](Consumer::is_abandoned), [`buffer`](Consumer::buffer) |
 //!
 //! With the `std` feature (on by default), `Producer<u8>` is an
 //! [`std::io::Write`] and `Consumer<u8>` an [`std::io::Read`].
@@ -109,13 +110,77 @@
 //! assert_eq!(consumer.join().unwrap(), (0..1000).sum());
 //! ```
 //!
+//! # Moving from rtrb
+//!
+//! Rename the dependency: [`RingBuffer`], [`Producer`], [`Consumer`],
+//! their methods, the chunk types (also under rtrb's path, [`chunks`]),
+//! [`CopyToUninit`] and the error types have rtrb's names, signatures
+//! and meaning, a ring of capacity 0 and a destructor that panics in
+//! [`ReadChunk::commit`] (the items after it stay in the ring) included.
+//!
+//! ```toml
+//! [dependencies]
+//! rtrb = { package = "hotq-spsc", version = "0.1" }  # was: rtrb = "0.4"
+//! ```
+//!
+//! ```
+//! use hotq_spsc as rtrb; // or the rename above, and no edit at all
+//! use rtrb::{RingBuffer, chunks::ChunkError};
+//!
+//! let (mut producer, mut consumer) = RingBuffer::new(4);
+//! assert_eq!(producer.buffer().capacity(), 4);
+//! let (pushed, rest) = producer.push_partial_slice(&[1, 2, 3, 4, 5]);
+//! assert_eq!((pushed, rest), (&[1, 2, 3, 4][..], &[5][..]));
+//! let mut out = [0; 3];
+//! consumer.pop_entire_slice(&mut out).unwrap();
+//! assert_eq!(consumer.pop_entire_slice(&mut out), Err(ChunkError::TooFewSlots(1)));
+//! let (mut p0, mut c0) = RingBuffer::<u8>::new(0); // always full, always empty
+//! assert!(p0.push(1).is_err() && c0.pop().is_err());
+//! ```
+//!
+//! Measured: rtrb 0.4.1's own tests (22, in `tests/`), run against this
+//! crate renamed as `rtrb` with no edit by `spsc/compat/rtrb.sh` in the
+//! repository, all compile and 19 pass. What still differs:
+//!
+//! - **Texts.** [`PushError`], [`PopError`] and [`PeekError`]
+//!   display as "ring buffer is full" / "ring buffer is empty" (rtrb:
+//!   "full ring buffer" / "empty ring buffer"), [`ChunkError`] as "only 3
+//!   slots available", with the count (rtrb: "too few slots available in
+//!   ring buffer"), and `PushError`'s `Debug` is `Full(..)` (rtrb:
+//!   `Full(_)`); the halves' `Debug` shows their capacity and slots
+//!   (rtrb's, their fields). The variants are the same; match on them,
+//!   not on the text. rtrb's two `trait_impls` tests compare these
+//!   strings and fail.
+//! - **The largest capacity** of zero-sized items is `2^(usize::BITS -
+//!   1)`, one more than rtrb's `usize::MAX / 2`, and a capacity beyond it
+//!   panics with [`CapacityError`]'s message (rtrb: "capacity exceeds
+//!   usize::MAX / 2"). rtrb's `zero_sized_type_and_excessive_capacity`
+//!   expects a panic at `2^63` and fails.
+//! - **`commit(n)` past a chunk's length** panics in every build (rtrb
+//!   panics in debug builds only, and commits the whole chunk in release).
+//! - **Storage** is the capacity rounded up to a power of two (a ring of
+//!   1000 items allocates 1024 slots; none for 0): masking, not rtrb's
+//!   compare and subtract, maps an index to its slot. The capacity
+//!   reported and enforced is exactly what was asked for.
+//! - **The chunk types** ([`WriteChunk`], [`WriteChunkUninit`],
+//!   [`ReadChunk`]) do not implement `PartialEq`.
+//! - **Toolchain and targets**: Rust 1.85 or later (rtrb: 1.38); without
+//!   `std`, the target needs compare-and-swap on pointer-sized atomics
+//!   (for `alloc::sync::Arc`; see [`no_std`](#no_std)).
+//!
+//! Beyond rtrb: [`try_new`](RingBuffer::try_new), counts from
+//! [`push_slice`](Producer::push_slice) and [`pop_slice`](Consumer::pop_slice),
+//! and the blocking and async [waits](#waiting).
+//!
 //! # Guarantees
 //!
 //! Every item pushed is popped (or dropped with the ring) exactly once, in
 //! order. Dropping the last half drops what is left inside. Chunks may be
 //! forgotten (`mem::forget`): that leaks at worst, and never drops an item
 //! twice or exposes an uninitialised slot. A destructor that panics during
-//! a [`ReadChunk::commit`] cannot cause a double drop either.
+//! a [`ReadChunk::commit`] cannot cause a double drop either: the items
+//! after it stay in the ring (as in rtrb), and no other destructor runs
+//! during the unwind, so a second panicking one cannot abort.
 //!
 //! The implementation is model-checked with loom (`loom-tests/` in the
 //! repository) and stress-tested; see the repository's `README.md`.
@@ -209,7 +274,24 @@ pub use wait::{
     WaitError,
 };
 pub use write_chunk::WriteChunk;
-pub use write_chunk_uninit::WriteChunkUninit;
+pub use write_chunk_uninit::{CopyToUninit, WriteChunkUninit};
+
+/// The chunk types and their error under the path rtrb gives them
+/// (`rtrb::chunks::ChunkError`, ...), so that imports written for rtrb
+/// keep working; they are the crate root's items, re-exported.
+///
+/// ```
+/// use hotq_spsc::RingBuffer;
+/// use hotq_spsc::chunks::{ChunkError, ReadChunk};
+///
+/// let (_tx, mut rx) = RingBuffer::<u8>::new(2);
+/// let chunk: Result<ReadChunk<'_, u8>, ChunkError> = rx.read_chunk(1);
+/// assert_eq!(chunk.unwrap_err(), ChunkError::TooFewSlots(0));
+/// assert_eq!(hotq_spsc::ChunkError::TooFewSlots(0), ChunkError::TooFewSlots(0));
+/// ```
+pub mod chunks {
+    pub use crate::{ChunkError, ReadChunk, ReadChunkIntoIter, WriteChunk, WriteChunkUninit};
+}
 
 // The README's examples (what crates.io shows) run as doc tests too.
 #[cfg(doctest)]

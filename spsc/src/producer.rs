@@ -125,19 +125,86 @@ impl<T> Producer<T> {
         if n == 0 {
             return 0;
         }
-        let tail = self.cursor.own;
+        // SAFETY: `free_slots` saw at least `n` free slots.
+        unsafe { self.copy_in(&items[..n]) };
+        n
+    }
+
+    /// Copies as many items of `items` as fit, as
+    /// [`push_slice`](Self::push_slice), and returns `items` split there:
+    /// what was pushed, and the rest (empty when all fit). rtrb's
+    /// signature; the pushed part is empty when the ring is full.
+    ///
+    /// ```
+    /// use hotq_spsc::RingBuffer;
+    ///
+    /// let (mut tx, _rx) = RingBuffer::new(4);
+    /// let (pushed, rest) = tx.push_partial_slice(&[1, 2, 3, 4, 5, 6]);
+    /// assert_eq!((pushed, rest), (&[1, 2, 3, 4][..], &[5, 6][..]));
+    /// // Full: nothing pushed, everything comes back.
+    /// let (pushed, rest) = tx.push_partial_slice(rest);
+    /// assert_eq!((pushed, rest), (&[][..], &[5, 6][..]));
+    /// ```
+    #[must_use = "the second slice holds the items that were not pushed"]
+    pub fn push_partial_slice<'a>(&mut self, items: &'a [T]) -> (&'a [T], &'a [T])
+    where
+        T: Copy,
+    {
+        let n = self.push_slice(items);
+        items.split_at(n)
+    }
+
+    /// Copies all of `items`, or nothing: [`ChunkError::TooFewSlots`] with
+    /// the number of free slots when fewer than `items.len()` are free
+    /// (as rtrb's `push_entire_slice`).
+    ///
+    /// ```
+    /// use hotq_spsc::{ChunkError, RingBuffer};
+    ///
+    /// let (mut tx, mut rx) = RingBuffer::new(3);
+    /// assert_eq!(tx.push_entire_slice(&[1, 2]), Ok(()));
+    /// // One slot free: three items are refused whole.
+    /// assert_eq!(tx.push_entire_slice(&[3, 4, 5]), Err(ChunkError::TooFewSlots(1)));
+    /// assert_eq!(rx.slots(), 2);
+    /// ```
+    pub fn push_entire_slice(&mut self, items: &[T]) -> Result<(), ChunkError>
+    where
+        T: Copy,
+    {
+        let free = self.free_slots(items.len());
+        if free < items.len() {
+            return Err(ChunkError::TooFewSlots(free));
+        }
+        if !items.is_empty() {
+            // SAFETY: `free_slots` saw at least `items.len()` free slots.
+            unsafe { self.copy_in(items) };
+        }
+        Ok(())
+    }
+
+    /// Copies `items` into the next `items.len()` slots, with at most two
+    /// `memcpy`s, and publishes them.
+    ///
+    /// # Safety
+    ///
+    /// At least `items.len()` slots are free (`free_slots` saw them).
+    #[inline]
+    unsafe fn copy_in(&mut self, items: &[T])
+    where
+        T: Copy,
+    {
+        let (tail, n) = (self.cursor.own, items.len());
         let claim = self.ring.claim(tail, n);
         let [(a, a_len), (b, b_len)] = self.ring.runs(tail, n);
-        // SAFETY: the `n` slots from `tail` on are free (`free_slots`) and
-        // ours until published; the runs are disjoint from `items` (which
-        // the caller borrows) and `a_len + b_len == n <= items.len()`.
+        // SAFETY: the `n` slots from `tail` on are free (the caller's
+        // promise) and ours until published; the runs are disjoint from
+        // `items` (which the caller borrows) and `a_len + b_len == n`.
         unsafe {
             ptr::copy_nonoverlapping(items.as_ptr(), a, a_len);
             ptr::copy_nonoverlapping(items.as_ptr().add(a_len), b, b_len);
         }
         claim.end();
         self.advance(n);
-        n
     }
 
     /// A chunk of exactly `n` uninitialised slots to write in place, or
@@ -206,6 +273,29 @@ impl<T> Producer<T> {
         self.free_slots(usize::MAX)
     }
 
+    /// The free slots as this producer last saw them, without loading the
+    /// consumer's index: never more than are free (the consumer only frees
+    /// more), and refreshed by any call that loads it ([`slots`](Self::slots),
+    /// or a push that finds its copy says full). Cheaper than `slots`, and
+    /// as rtrb's `cached_slots`.
+    ///
+    /// ```
+    /// use hotq_spsc::RingBuffer;
+    ///
+    /// let (mut tx, mut rx) = RingBuffer::new(2);
+    /// assert_eq!(tx.cached_slots(), 2);
+    /// tx.push_slice(&[1, 2]);
+    /// assert_eq!(tx.cached_slots(), 0);
+    /// rx.pop().unwrap();
+    /// assert_eq!(tx.cached_slots(), 0); // stale: the pop is not seen yet
+    /// assert_eq!(tx.slots(), 1); // loads the consumer's index
+    /// assert_eq!(tx.cached_slots(), 1);
+    /// ```
+    #[must_use]
+    pub fn cached_slots(&self) -> usize {
+        self.cursor.peer.get().wrapping_sub(self.cursor.own)
+    }
+
     /// Whether the ring is full now (the consumer may make room at any moment).
     ///
     /// ```
@@ -232,6 +322,24 @@ impl<T> Producer<T> {
     #[must_use]
     pub fn capacity(&self) -> usize {
         self.ring.capacity()
+    }
+
+    /// The ring this producer writes to, for its
+    /// [`capacity`](RingBuffer::capacity) and to compare it (`==` is
+    /// identity) with a consumer's (as rtrb's `buffer`).
+    ///
+    /// ```
+    /// use hotq_spsc::RingBuffer;
+    ///
+    /// let (tx, rx) = RingBuffer::<u8>::new(3);
+    /// assert_eq!(tx.buffer().capacity(), 3);
+    /// assert_eq!(tx.buffer(), rx.buffer());
+    /// let (_, other_rx) = RingBuffer::<u8>::new(3);
+    /// assert_ne!(tx.buffer(), other_rx.buffer());
+    /// ```
+    #[must_use]
+    pub fn buffer(&self) -> &RingBuffer<T> {
+        &self.ring
     }
 
     /// Whether the [`Consumer`](crate::Consumer) has been dropped: nothing
@@ -302,6 +410,25 @@ impl<T> Drop for Producer<T> {
         RingBuffer::producer_gone(ring);
     }
 }
+
+/// Identity, as in rtrb: a ring has one producer, so two are equal only
+/// when they are the same one.
+///
+/// ```
+/// use hotq_spsc::RingBuffer;
+///
+/// let (a, _) = RingBuffer::<u8>::new(1);
+/// let (b, _) = RingBuffer::<u8>::new(1);
+/// assert_eq!(a, a);
+/// assert_ne!(a, b);
+/// ```
+impl<T> PartialEq for Producer<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.buffer() == other.buffer()
+    }
+}
+
+impl<T> Eq for Producer<T> {}
 
 impl<T> fmt::Debug for Producer<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

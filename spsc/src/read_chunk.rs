@@ -1,10 +1,10 @@
 //! A run of ready items the consumer reads in place before releasing.
 
 use core::iter::FusedIterator;
-use core::slice;
+use core::mem::needs_drop;
+use core::{ptr, slice};
 
 use crate::Consumer;
-use crate::ring::drop_runs;
 use crate::sync::Claim;
 
 /// `n` ready items, from [`Consumer::read_chunk`].
@@ -90,11 +90,14 @@ impl<'a, T> ReadChunk<'a, T> {
         }
     }
 
-    /// Drops the first `k` items and frees their slots.
+    /// Drops the first `k` items, oldest first, and frees their slots.
     ///
-    /// If an item's destructor panics, the other `k - 1` are still dropped
-    /// and all `k` slots are still freed before the panic resumes, so no
-    /// item is ever dropped twice.
+    /// If an item's destructor panics, the items before it are dropped,
+    /// it counts as dropped (its slot is freed; it is never dropped
+    /// again), and the items after it stay in the ring, to be popped or
+    /// dropped with it later; then the panic goes on. This is what rtrb
+    /// does. No item is dropped twice, and no destructor runs during the
+    /// unwind, so a second panicking item cannot abort the process.
     ///
     /// # Panics
     ///
@@ -113,17 +116,18 @@ impl<'a, T> ReadChunk<'a, T> {
     /// rx.read_chunk(1).unwrap().commit(2); // panics: the chunk holds 1 item
     /// ```
     pub fn commit(self, k: usize) {
-        /// Frees the dropped slots, on return or on unwind.
+        /// Frees the slots of the items dropped so far, on return or on
+        /// unwind.
         struct Release<'a, T> {
             chunk: ReadChunk<'a, T>,
-            k: usize,
+            dropped: usize,
         }
         impl<T> Drop for Release<'_, T> {
             fn drop(&mut self) {
                 if let Some(claim) = self.chunk.claim.take() {
                     claim.end();
                 }
-                self.chunk.consumer.advance(self.k);
+                self.chunk.consumer.advance(self.dropped);
             }
         }
 
@@ -132,12 +136,30 @@ impl<'a, T> ReadChunk<'a, T> {
             "cannot commit {k} items of a read chunk of {}",
             self.len
         );
-        let runs = self.consumer.ring().runs(self.consumer.head(), k);
-        let release = Release { chunk: self, k };
-        // SAFETY: the first `k` items of the chunk are published and ours;
-        // `release` frees their slots whether this returns or unwinds, so
-        // the ring never sees them as items again.
-        unsafe { drop_runs(runs) };
+        let head = self.consumer.head();
+        let mut release = Release {
+            chunk: self,
+            dropped: 0,
+        };
+        if needs_drop::<T>() {
+            while release.dropped < k {
+                let item = release
+                    .chunk
+                    .consumer
+                    .ring()
+                    .slot(head.wrapping_add(release.dropped));
+                // Counted first: an item whose destructor panics is gone
+                // too, and its slot is freed with the others.
+                release.dropped += 1;
+                // SAFETY: the item is one of the chunk's first `k`, which
+                // are published and ours; it is dropped once, here, and
+                // `release` frees its slot whether this returns or
+                // unwinds, so the ring never sees it as an item again.
+                unsafe { ptr::drop_in_place(item) };
+            }
+        } else {
+            release.dropped = k;
+        }
         drop(release);
     }
 
@@ -191,6 +213,7 @@ impl<'a, T> IntoIterator for ReadChunk<'a, T> {
         }
         ReadChunkIntoIter {
             consumer: self.consumer,
+            len: self.len,
             remaining: self.len,
         }
     }
@@ -213,7 +236,32 @@ impl<'a, T> IntoIterator for ReadChunk<'a, T> {
 #[must_use = "iterators are lazy: items are taken only as it is advanced"]
 pub struct ReadChunkIntoIter<'a, T> {
     consumer: &'a mut Consumer<T>,
+    /// The chunk's length.
+    len: usize,
     remaining: usize,
+}
+
+impl<T> ReadChunkIntoIter<'_, T> {
+    /// How many items this iterator has moved out so far (as rtrb's
+    /// `iterated`): at most the chunk's length, which it reaches once
+    /// `next` has returned `None`.
+    ///
+    /// ```
+    /// let (mut tx, mut rx) = hotq_spsc::RingBuffer::new(4);
+    /// tx.push_slice(&[1, 2, 3]);
+    /// let mut items = rx.read_chunk(3).unwrap().into_iter();
+    /// assert_eq!(items.iterated(), 0);
+    /// items.by_ref().take(2).for_each(drop);
+    /// assert_eq!(items.iterated(), 2);
+    /// items.by_ref().for_each(drop);
+    /// assert_eq!(items.iterated(), 3);
+    /// assert_eq!(items.next(), None); // no further: still 3
+    /// assert_eq!(items.iterated(), 3);
+    /// ```
+    #[must_use]
+    pub fn iterated(&self) -> usize {
+        self.len - self.remaining
+    }
 }
 
 impl<T> Iterator for ReadChunkIntoIter<'_, T> {

@@ -11,6 +11,14 @@
 //! (`usize::MAX + 1` is a multiple of every power of two); the extra slots of
 //! a non-power-of-two capacity are simply never all in use at once.
 //!
+//! A ring of capacity 0 (which rtrb allows, and so does this crate) has no
+//! storage at all, and needs no branch of its own: the producer's limit is
+//! `head + 0`, its own tail, so every push finds no free slot, and the
+//! consumer's is the tail, which never moves, so every pop finds no item.
+//! No slot is ever addressed (the mask, 0, is never applied to a slot that
+//! exists), and zero-length chunks and slices point at the empty storage
+//! with length 0.
+//!
 //! This holds for a `usize` of any width, 32-bit targets included: each
 //! counter has a single writer and is never compared against a value read
 //! on an earlier lap by a CAS (there is none), and a stale copy the other
@@ -41,8 +49,10 @@ use crate::{CapacityError, Consumer, Producer};
 ///
 /// It is never held directly: [`RingBuffer::new`] gives its two halves, a
 /// [`Producer`] and a [`Consumer`], which share it and may move to different
-/// threads. The ring is freed, with every item still inside dropped exactly
-/// once, when both halves are gone.
+/// threads, and each half lends it out through `buffer()` (as rtrb's do),
+/// for its [`capacity`](Self::capacity) and to tell whether two halves
+/// share a ring (`==` is identity). The ring is freed, with every item
+/// still inside dropped exactly once, when both halves are gone.
 ///
 /// ```
 /// use hotq_spsc::RingBuffer;
@@ -76,7 +86,8 @@ pub struct RingBuffer<T> {
     abandoned: AtomicBool,
     /// What the caller asked for: the most items the ring holds at once.
     capacity: usize,
-    /// `slots.len() - 1`; `slots.len()` is a power of two.
+    /// `slots.len() - 1`; `slots.len()` is a power of two (0 and 0 for
+    /// a ring of capacity 0, whose `slots` is empty).
     mask: usize,
     /// Slot `i & mask` holds item `i` while `head <= i < tail`; the others
     /// are uninitialised.
@@ -112,22 +123,30 @@ impl<T> RingBuffer<T> {
     /// Creates a ring holding at most `capacity` items and returns its two
     /// halves.
     ///
+    /// A capacity of 0 is allowed, as in rtrb: that ring is always full
+    /// and always empty (every push fails, every pop finds nothing; a
+    /// wait for `n >= 1` slots or items is refused at once).
+    ///
     /// # Panics
     ///
     /// On a capacity that [`try_new`](Self::try_new) rejects, with the
     /// [`CapacityError`]'s message.
     ///
     /// ```
-    /// use hotq_spsc::RingBuffer;
+    /// use hotq_spsc::{PopError, RingBuffer};
     ///
     /// let (tx, rx) = RingBuffer::<u64>::new(1000);
     /// assert_eq!(tx.capacity(), 1000);
     /// assert_eq!(rx.capacity(), 1000);
+    ///
+    /// let (mut tx, mut rx) = RingBuffer::<u64>::new(0);
+    /// assert!(tx.push(1).is_err());
+    /// assert_eq!(rx.pop(), Err(PopError::Empty));
     /// ```
     ///
     /// ```should_panic
     /// # use hotq_spsc::RingBuffer;
-    /// let _ = RingBuffer::<u64>::new(0); // panics: capacity must be at least 1
+    /// let _ = RingBuffer::<u64>::new(usize::MAX); // panics: capacity too large
     /// ```
     #[allow(clippy::new_ret_no_self)]
     #[must_use = "dropping both halves frees the ring at once"]
@@ -139,17 +158,19 @@ impl<T> RingBuffer<T> {
     }
 
     /// Creates a ring holding at most `capacity` items, or says why it
-    /// cannot: [`CapacityError::Zero`] for 0, [`CapacityError::TooLarge`]
-    /// when the storage (the capacity rounded up to a power of two) cannot
-    /// be indexed or allocated. For zero-sized `T` nothing is allocated and
-    /// any capacity up to `2^(usize::BITS - 1)` works.
+    /// cannot: [`CapacityError::TooLarge`] when the storage (the capacity
+    /// rounded up to a power of two) cannot be indexed or allocated. For
+    /// zero-sized `T` nothing is allocated and any capacity up to
+    /// `2^(usize::BITS - 1)` works. A capacity of 0 gives a ring that
+    /// allocates no slot and is always full and always empty.
     ///
     /// ```
     /// use hotq_spsc::{CapacityError, RingBuffer};
     ///
     /// let (tx, _rx) = RingBuffer::<u32>::try_new(3)?;
     /// assert_eq!(tx.capacity(), 3);
-    /// assert_eq!(RingBuffer::<u32>::try_new(0).unwrap_err(), CapacityError::Zero);
+    /// let (tx, _rx) = RingBuffer::<u32>::try_new(0)?;
+    /// assert!(tx.is_full());
     /// assert_eq!(RingBuffer::<u32>::try_new(usize::MAX / 4).unwrap_err(), CapacityError::TooLarge);
     /// # Ok::<(), CapacityError>(())
     /// ```
@@ -196,12 +217,14 @@ impl<T> RingBuffer<T> {
         index: usize,
         kind: Barrier,
     ) -> Result<(Producer<T>, Consumer<T>), CapacityError> {
-        if capacity == 0 {
-            return Err(CapacityError::Zero);
-        }
-        let len = capacity
-            .checked_next_power_of_two()
-            .ok_or(CapacityError::TooLarge)?;
+        // No slot for a ring of 0 (the module docs say why it needs none);
+        // `checked_next_power_of_two` would give it one.
+        let len = match capacity {
+            0 => 0,
+            _ => capacity
+                .checked_next_power_of_two()
+                .ok_or(CapacityError::TooLarge)?,
+        };
         let bytes = len
             .checked_mul(size_of::<T>())
             .ok_or(CapacityError::TooLarge)?;
@@ -222,7 +245,7 @@ impl<T> RingBuffer<T> {
             tail: CachePadded::new(AtomicUsize::new(index)),
             abandoned: AtomicBool::new(false),
             capacity,
-            mask: len - 1,
+            mask: len.saturating_sub(1),
             slots: slots.into_boxed_slice(),
             access: SlotAccess::new(len),
             // Asked only now, once the capacity is known to be good: the
@@ -241,15 +264,28 @@ impl<T> RingBuffer<T> {
     }
 
     /// The most items the ring holds at once: exactly what was asked for.
-    pub(crate) fn capacity(&self) -> usize {
+    ///
+    /// ```
+    /// use hotq_spsc::RingBuffer;
+    ///
+    /// let (tx, rx) = RingBuffer::<f32>::new(100);
+    /// assert_eq!(tx.buffer().capacity(), 100);
+    /// assert_eq!(rx.buffer().capacity(), 100);
+    /// ```
+    #[must_use]
+    pub fn capacity(&self) -> usize {
         self.capacity
     }
 
-    /// Pointer to the slot of free-running index `index`.
+    /// Pointer to the slot of free-running index `index`. For a ring of
+    /// capacity 0 (no slots) it is the empty storage's dangling pointer,
+    /// which only zero-length slices are ever made from.
     #[inline]
     pub(crate) fn slot(&self, index: usize) -> *mut T {
         // SAFETY: `index & mask < slots.len()`, so the offset stays inside
-        // the allocation the slice pointer has provenance over.
+        // the allocation the slice pointer has provenance over; with no
+        // slots the mask is 0 and so is the offset, which is in bounds of
+        // any pointer.
         let cell = unsafe { self.slots.as_ptr().add(index & self.mask) };
         UnsafeCell::raw_get(cell).cast::<T>()
     }
@@ -350,6 +386,26 @@ impl<T> fmt::Debug for RingBuffer<T> {
             .finish_non_exhaustive()
     }
 }
+
+/// Identity: two references are equal when they are the same ring, so the
+/// halves of one ring have equal [`buffer`](Producer::buffer)s and those of
+/// two rings never do (as in rtrb).
+///
+/// ```
+/// use hotq_spsc::RingBuffer;
+///
+/// let (tx, rx) = RingBuffer::<u8>::new(4);
+/// let (other_tx, _other_rx) = RingBuffer::<u8>::new(4);
+/// assert_eq!(tx.buffer(), rx.buffer());
+/// assert_ne!(tx.buffer(), other_tx.buffer()); // same capacity, another ring
+/// ```
+impl<T> PartialEq for RingBuffer<T> {
+    fn eq(&self, other: &Self) -> bool {
+        ptr::eq(self, other)
+    }
+}
+
+impl<T> Eq for RingBuffer<T> {}
 
 impl<T> Drop for RingBuffer<T> {
     fn drop(&mut self) {

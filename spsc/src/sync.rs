@@ -200,7 +200,8 @@ mod tracked {
         /// the ring addresses them (masked: the slot count is a power of two).
         #[track_caller]
         pub(crate) fn claim(&self, first: usize, len: usize) -> Claim {
-            let mask = self.cells.len() - 1;
+            // Wrapping: a ring of capacity 0 has no cells, and claims none.
+            let mask = self.cells.len().wrapping_sub(1);
             let guards = (0..len)
                 .map(|i| self.cells[first.wrapping_add(i) & mask].get_mut())
                 .collect();

@@ -57,6 +57,26 @@ impl<'a, T: Default> WriteChunk<'a, T> {
     }
 }
 
+/// Fills every slot with `T::default()`, as
+/// [`Producer::write_chunk`](crate::Producer::write_chunk) does (rtrb's
+/// conversion).
+///
+/// ```
+/// use hotq_spsc::{RingBuffer, WriteChunk};
+///
+/// let (mut tx, mut rx) = RingBuffer::<u8>::new(2);
+/// let mut chunk = WriteChunk::from(tx.write_chunk_uninit(2).unwrap());
+/// chunk.as_mut_slices().0[0] = 7;
+/// chunk.commit_all();
+/// assert_eq!(rx.pop(), Ok(7));
+/// assert_eq!(rx.pop(), Ok(0)); // the default
+/// ```
+impl<'a, T: Default> From<WriteChunkUninit<'a, T>> for WriteChunk<'a, T> {
+    fn from(chunk: WriteChunkUninit<'a, T>) -> Self {
+        WriteChunk::new(chunk)
+    }
+}
+
 impl<T> WriteChunk<'_, T> {
     /// The chunk's slots, as two slices in ring order (the second is empty
     /// unless the chunk wraps around the end of the storage).

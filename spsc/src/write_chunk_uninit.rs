@@ -1,7 +1,7 @@
 //! A run of free slots the producer writes in place before publishing.
 
 use core::mem::MaybeUninit;
-use core::slice;
+use core::{ptr, slice};
 
 use crate::Producer;
 use crate::sync::Claim;
@@ -221,6 +221,62 @@ impl<'a, T> WriteChunkUninit<'a, T> {
     pub(crate) fn release_claim(&mut self) {
         if let Some(claim) = self.claim.take() {
             claim.end();
+        }
+    }
+}
+
+/// Copies a slice of `Copy` items into uninitialised slots, such as those
+/// of a [`WriteChunkUninit`] (rtrb's trait of the same name and shape,
+/// implemented for `[T]`).
+///
+/// ```
+/// use hotq_spsc::{CopyToUninit, RingBuffer};
+///
+/// let (mut tx, mut rx) = RingBuffer::new(4);
+/// tx.push(0).unwrap();
+/// let data = [1, 2, 3];
+/// let mut chunk = tx.write_chunk_uninit(data.len()).unwrap();
+/// let (first, second) = chunk.as_mut_slices();
+/// let mid = first.len();
+/// data[..mid].copy_to_uninit(first);
+/// data[mid..].copy_to_uninit(second);
+/// // SAFETY: every slot of the chunk was written just above.
+/// unsafe { chunk.commit_all() };
+/// assert_eq!(rx.pop_entire_slice(&mut [0; 4][..]), Ok(()));
+/// ```
+pub trait CopyToUninit<T: Copy> {
+    /// Copies `self` into `dst` and returns `dst`, now initialised.
+    ///
+    /// # Panics
+    ///
+    /// If `dst` is not exactly as long as `self`.
+    ///
+    /// ```should_panic
+    /// use std::mem::MaybeUninit;
+    /// use hotq_spsc::CopyToUninit;
+    ///
+    /// let mut dst = [MaybeUninit::<u8>::uninit(); 2];
+    /// [1u8, 2, 3].copy_to_uninit(&mut dst); // panics: 3 items, 2 slots
+    /// ```
+    fn copy_to_uninit<'a>(&self, dst: &'a mut [MaybeUninit<T>]) -> &'a mut [T];
+}
+
+impl<T: Copy> CopyToUninit<T> for [T] {
+    fn copy_to_uninit<'a>(&self, dst: &'a mut [MaybeUninit<T>]) -> &'a mut [T] {
+        assert_eq!(
+            self.len(),
+            dst.len(),
+            "source slice length does not match destination slice length"
+        );
+        let out = dst.as_mut_ptr().cast::<T>();
+        // SAFETY: the lengths are equal (checked above), `dst` is borrowed
+        // `&mut` so it cannot overlap `self`, and `MaybeUninit<T>` has
+        // `T`'s layout; after the copy every element of `dst` is an
+        // initialised `T` (`T: Copy`: nothing to drop), and the returned
+        // slice carries `dst`'s borrow.
+        unsafe {
+            ptr::copy_nonoverlapping(self.as_ptr(), out, self.len());
+            slice::from_raw_parts_mut(out, self.len())
         }
     }
 }

@@ -207,8 +207,9 @@ fn panic_in_fill_from_iter_publishes_the_items_written_before_it() {
 /// Pushes `n` items from id `first` on, the one at `panic_at` (an offset)
 /// panicking when dropped, into a ring of 4 whose indices sit at `start`;
 /// commits `commit` of them from a read chunk of `n`, which must panic
-/// (caught); then checks that every item was dropped exactly once, that
-/// the rest are still there in order, and that the ring still works.
+/// (caught); then checks, as rtrb does it, that the items up to the
+/// panicking one were dropped exactly once and the others not at all, that
+/// those others are still there in order, and that the ring still works.
 fn commit_with_panicking_drop(start: usize, n: usize, commit: usize, panic_at: usize) {
     let drops = DropCounter::new();
     let (mut tx, mut rx) = RingBuffer::new(4);
@@ -227,20 +228,21 @@ fn commit_with_panicking_drop(start: usize, n: usize, commit: usize, panic_at: u
         result.is_err(),
         "{ctx}: the destructor's panic did not propagate"
     );
-    // Every committed item was dropped once, the panicking one included,
-    // and none of the others.
+    // The items up to the panicking one were dropped once, it included,
+    // and none after it: the commit stopped there.
+    let gone = panic_at + 1;
     for i in 0..n {
-        let expected = usize::from(i < commit);
+        let expected = usize::from(i < gone);
         assert_eq!(
             drops.drops_of(start + i),
             expected,
             "{ctx}: drops of item {i}"
         );
     }
-    // The head moved past all `commit` items: the rest are next, in order.
-    assert_eq!(rx.slots(), n - commit, "{ctx}: items left");
-    assert_eq!(tx.slots(), 4 - (n - commit), "{ctx}: free slots");
-    let rest: Vec<usize> = (start + commit..start + n).collect();
+    // The head moved past exactly those: the rest are next, in order.
+    assert_eq!(rx.slots(), n - gone, "{ctx}: items left");
+    assert_eq!(tx.slots(), 4 - (n - gone), "{ctx}: free slots");
+    let rest: Vec<usize> = (start + gone..start + n).collect();
     assert_eq!(pop_ids(&mut rx), rest, "{ctx}: the rest");
     // And the ring still works, around its whole storage.
     let next = start + n;
@@ -257,7 +259,7 @@ fn commit_with_panicking_drop(start: usize, n: usize, commit: usize, panic_at: u
 }
 
 #[test]
-fn panic_in_drop_during_read_chunk_commit_drops_each_item_once_and_advances_the_head() {
+fn panic_in_drop_during_read_chunk_commit_stops_there_and_leaves_the_rest_in_the_ring() {
     for n in 1..=4 {
         for commit in 1..=n {
             for panic_at in 0..commit {
@@ -268,7 +270,7 @@ fn panic_in_drop_during_read_chunk_commit_drops_each_item_once_and_advances_the_
 }
 
 #[test]
-fn panic_in_drop_during_commit_of_a_wrapping_read_chunk_drops_each_item_once() {
+fn panic_in_drop_during_commit_of_a_wrapping_read_chunk_stops_there_and_drops_each_item_once() {
     // Chunks of 2..=4 from slot 3 of 4: one item before the storage's end,
     // the rest after it, so the panic hits the first run or the second.
     for n in 2..=4 {
@@ -282,6 +284,32 @@ fn panic_in_drop_during_commit_of_a_wrapping_read_chunk_drops_each_item_once() {
     for panic_at in 0..4 {
         commit_with_panicking_drop(2, 4, 4, panic_at);
     }
+}
+
+/// Two items of one `commit_all` panic when dropped: the commit stops at
+/// the first, so the second's destructor never runs during the unwind
+/// (which would abort the process: a panic while panicking) and the item
+/// stays in the ring; its own panic comes when it is dropped later. rtrb's
+/// `read_chunk_with_panic_in_drop` in miniature, twice over.
+#[test]
+fn two_panicking_destructors_in_one_commit_neither_abort_nor_drop_twice() {
+    let drops = DropCounter::new();
+    let (mut tx, mut rx) = RingBuffer::new(4);
+    push_ids(&mut tx, &drops, [0]);
+    assert!(tx.push(drops.item_panicking_on_drop(1)).is_ok());
+    push_ids(&mut tx, &drops, [2]);
+    assert!(tx.push(drops.item_panicking_on_drop(3)).is_ok());
+    let chunk = rx.read_chunk(4).unwrap();
+    assert!(catch_unwind(AssertUnwindSafe(|| chunk.commit_all())).is_err());
+    assert_eq!(
+        (0..4).map(|id| drops.drops_of(id)).collect::<Vec<_>>(),
+        [1, 1, 0, 0]
+    );
+    let chunk = rx.read_chunk(2).unwrap();
+    assert!(catch_unwind(AssertUnwindSafe(|| chunk.commit_all())).is_err());
+    assert!(rx.is_empty());
+    drop((tx, rx));
+    drops.assert_each_dropped_once(4);
 }
 
 #[test]

@@ -18,7 +18,7 @@ use hotq_testkit::wait_for;
 
 /// Drops of each `Zst<K>`; one `K` per test, so that parallel tests do not
 /// count each other's drops.
-static ZST_DROPS: [AtomicUsize; 3] = [const { AtomicUsize::new(0) }; 3];
+static ZST_DROPS: [AtomicUsize; 4] = [const { AtomicUsize::new(0) }; 4];
 
 /// A zero-sized item that counts its drops.
 #[derive(Default, PartialEq, Eq)]
@@ -258,24 +258,140 @@ fn capacity_one_holds_exactly_one_item() {
     assert_eq!(out, [1, 0, 0]);
 }
 
+/// A ring of capacity 0, as rtrb allows: always full and always empty,
+/// from any starting index (the wrap included), with no storage behind
+/// it. Zero-length chunks and slices are granted and move nothing, and
+/// nothing is ever dropped that was not the caller's.
 #[test]
-fn zero_capacity_is_refused_as_zero() {
+fn zero_capacity_is_always_full_and_always_empty() {
+    for start in [0, 1, usize::MAX, usize::MAX - 1, 1 << (usize::BITS - 1)] {
+        let (mut tx, mut rx) = RingBuffer::<String>::with_initial_index(0, start).unwrap();
+        assert_eq!((tx.capacity(), rx.capacity()), (0, 0));
+        for _ in 0..3 {
+            assert_eq!((tx.slots(), rx.slots()), (0, 0));
+            assert!(tx.is_full());
+            assert!(rx.is_empty());
+            let PushError::Full(back) = tx.push("x".to_owned()).unwrap_err();
+            assert_eq!(back, "x");
+            assert_eq!(rx.pop(), Err(PopError::Empty));
+            assert_eq!(rx.peek(), Err(PeekError::Empty));
+            assert_eq!(
+                tx.write_chunk_uninit(1).unwrap_err(),
+                ChunkError::TooFewSlots(0)
+            );
+            assert_eq!(tx.write_chunk(1).unwrap_err(), ChunkError::TooFewSlots(0));
+            assert_eq!(rx.read_chunk(1).unwrap_err(), ChunkError::TooFewSlots(0));
+            let mut chunk = tx.write_chunk_uninit(0).unwrap();
+            let (a, b) = chunk.as_mut_slices();
+            assert!(a.is_empty() && b.is_empty());
+            assert_eq!(chunk.fill_from_iter(["y".to_owned()]), 0);
+            let mut chunk = tx.write_chunk(0).unwrap();
+            let (a, b) = chunk.as_mut_slices();
+            assert!(a.is_empty() && b.is_empty());
+            chunk.commit_all();
+            let chunk = rx.read_chunk(0).unwrap();
+            assert_eq!(chunk.as_slices(), (&[][..], &[][..]));
+            chunk.commit_all();
+            assert_eq!(rx.read_chunk(0).unwrap().into_iter().count(), 0);
+        }
+    }
+    let (mut tx, mut rx) = RingBuffer::<u8>::new(0);
+    assert_eq!(tx.push_slice(&[1, 2]), 0);
+    let mut out = [9; 2];
+    assert_eq!(rx.pop_slice(&mut out), 0);
+    assert_eq!(out, [9, 9]);
+    {
+        use std::io::{ErrorKind, Read, Write};
+        assert_eq!(tx.write(b"a").unwrap_err().kind(), ErrorKind::WouldBlock);
+        assert_eq!(rx.read(&mut out).unwrap_err().kind(), ErrorKind::WouldBlock);
+    }
+    assert_eq!(format!("{tx:?}"), "Producer { capacity: 0, slots: 0 }");
+    assert_eq!(format!("{rx:?}"), "Consumer { capacity: 0, slots: 0 }");
+    // Zero-sized items, and `try_new`, alike.
+    let (mut tx, mut rx) = RingBuffer::<Zst<3>>::try_new(0).unwrap();
+    assert!(tx.push(Zst).is_err());
     assert_eq!(
-        RingBuffer::<u8>::try_new(0).unwrap_err(),
-        CapacityError::Zero
+        zst_drops::<3>(),
+        1,
+        "the refused item, dropped by the caller"
     );
-    assert_eq!(
-        RingBuffer::<u64>::try_new(0).unwrap_err(),
-        CapacityError::Zero
+    assert!(rx.pop().is_err());
+    drop((tx, rx));
+    assert_eq!(zst_drops::<3>(), 1, "the ring held nothing to drop");
+}
+
+/// `buffer()` is the ring both halves share (`==` is identity, as in
+/// rtrb) and tells its capacity; `cached_slots` is what a half last saw,
+/// a lower bound that only a call loading the other half's index raises.
+#[test]
+fn buffer_is_the_shared_ring_and_cached_slots_a_stale_lower_bound() {
+    let (mut tx, mut rx) = RingBuffer::<u32>::new(3);
+    let (other_tx, other_rx) = RingBuffer::<u32>::new(3);
+    assert!(tx.buffer() == rx.buffer());
+    assert!(tx.buffer() != other_tx.buffer());
+    assert!(rx.buffer() != other_rx.buffer());
+    let (same_tx, same_rx) = (&tx, &rx);
+    assert!(tx == *same_tx && rx == *same_rx);
+    assert!(tx != other_tx && rx != other_rx);
+    assert_eq!(tx.buffer().capacity(), 3);
+    assert!(format!("{:?}", rx.buffer()).starts_with("RingBuffer {"));
+
+    assert_eq!((tx.cached_slots(), rx.cached_slots()), (3, 0));
+    assert_eq!(tx.push_slice(&[1, 2, 3]), 3);
+    assert_eq!((tx.cached_slots(), rx.cached_slots()), (0, 0));
+    assert_eq!(rx.pop(), Ok(1)); // loads the tail: sees all three
+    assert_eq!(rx.cached_slots(), 2);
+    assert_eq!(tx.cached_slots(), 0, "raised before the producer loaded");
+    assert_eq!(tx.slots(), 1);
+    assert_eq!(tx.cached_slots(), 1);
+    assert_eq!(rx.pop(), Ok(2)); // its copy sufficed: no load
+    assert_eq!(tx.push(4), Ok(())); // its copy sufficed too
+    assert_eq!((tx.cached_slots(), rx.cached_slots()), (0, 1));
+    assert_eq!((tx.slots(), rx.slots()), (1, 2));
+}
+
+/// rtrb's paths and helpers: `chunks::*` are the root's types,
+/// `WriteChunk::from` a `WriteChunkUninit` fills it with defaults,
+/// `CopyToUninit` copies exactly and panics on a length mismatch, and
+/// `ReadChunkIntoIter::iterated` counts what was moved out.
+#[test]
+fn rtrb_chunks_path_copy_to_uninit_and_iterated() {
+    use hotq_spsc::CopyToUninit;
+    use hotq_spsc::chunks;
+
+    let (mut tx, mut rx) = RingBuffer::<u32>::new(4);
+    let refused: chunks::ChunkError = rx.read_chunk(1).unwrap_err();
+    assert_eq!(refused, ChunkError::TooFewSlots(0));
+    let chunk: chunks::WriteChunkUninit<'_, u32> = tx.write_chunk_uninit(0).unwrap();
+    drop(chunk);
+
+    let mut dst = [MaybeUninit::<u32>::uninit(); 3];
+    assert_eq!([7, 8, 9].copy_to_uninit(&mut dst), [7, 8, 9]);
+    let mut short = [MaybeUninit::new(5u32)];
+    let message = panic_message(move || {
+        let _ = [1, 2].copy_to_uninit(&mut short);
+    });
+    assert!(
+        message.contains("source slice length does not match destination slice length"),
+        "{message}"
     );
-    assert_eq!(
-        RingBuffer::<()>::try_new(0).unwrap_err(),
-        CapacityError::Zero
-    );
-    assert_eq!(
-        RingBuffer::<u8>::with_initial_index(0, usize::MAX).unwrap_err(),
-        CapacityError::Zero
-    );
+
+    let defaults = chunks::WriteChunk::from(tx.write_chunk_uninit(2).unwrap());
+    assert_eq!(defaults.len(), 2);
+    defaults.commit(1);
+    assert_eq!(rx.pop(), Ok(0));
+    assert!(rx.is_empty(), "the uncommitted default was not published");
+
+    assert_eq!(tx.push_slice(&[1, 2, 3]), 3);
+    let mut items = rx.read_chunk(3).unwrap().into_iter();
+    assert_eq!(items.iterated(), 0);
+    assert_eq!(items.next(), Some(1));
+    assert_eq!(items.next(), Some(2));
+    assert_eq!(items.iterated(), 2);
+    drop(items);
+    assert_eq!(rx.pop(), Ok(3), "what was not iterated stays");
+    let mut items = rx.read_chunk(0).unwrap().into_iter();
+    assert_eq!((items.next(), items.iterated()), (None, 0));
 }
 
 #[test]
@@ -318,10 +434,6 @@ fn capacities_whose_storage_cannot_exist_are_refused_as_too_large() {
 
 #[test]
 fn new_panics_with_the_capacity_errors_message() {
-    assert_eq!(
-        panic_message(|| RingBuffer::<u8>::new(0)),
-        CapacityError::Zero.to_string()
-    );
     assert_eq!(
         panic_message(|| RingBuffer::<u64>::new(usize::MAX)),
         CapacityError::TooLarge.to_string()
@@ -501,10 +613,6 @@ fn debug_shows_capacity_and_slots_but_no_items() {
 #[test]
 fn errors_display_their_messages() {
     assert_eq!(
-        CapacityError::Zero.to_string(),
-        "ring buffer capacity must be at least 1"
-    );
-    assert_eq!(
         CapacityError::TooLarge.to_string(),
         "ring buffer capacity too large: its storage cannot be allocated or indexed"
     );
@@ -517,7 +625,7 @@ fn errors_display_their_messages() {
     );
     // And they are all `std::error::Error`s.
     let errors: [&dyn std::error::Error; 5] = [
-        &CapacityError::Zero,
+        &CapacityError::TooLarge,
         &PushError::Full(()),
         &PopError::Empty,
         &PeekError::Empty,

@@ -368,6 +368,57 @@ fn waiting_for_more_than_the_capacity_is_an_error() {
     assert!(start.elapsed() < SLACK);
 }
 
+/// A ring of capacity 0 (allowed, as in rtrb) can never free a slot nor
+/// hold an item: a wait for `n >= 1` of them is refused at once with
+/// `ExceedsCapacity` (never a hang), a wait for 0 is granted at once, and
+/// the single-item waits are waits on a ring that stays full (empty):
+/// they time out when their timeout passes (never earlier), and end with
+/// `Abandoned` as soon as the other half is gone, blocking or async.
+#[test]
+fn waits_on_a_ring_of_capacity_zero_are_refused_or_end_never_hang() {
+    within("waits on a ring of capacity 0", LIMIT, || {
+        let (mut tx, mut rx) = RingBuffer::<u64>::new(0);
+        let later = Instant::now() + LONG;
+        let start = Instant::now();
+        let exceeds = Err(WaitError::ExceedsCapacity {
+            requested: 1,
+            capacity: 0,
+        });
+        assert_eq!(tx.wait_slots(1, later), exceeds);
+        assert_eq!(rx.wait_items(1, later), exceeds);
+        assert_eq!(tx.wait_slots(0, later), Ok(0));
+        assert_eq!(rx.wait_items(0, later), Ok(0));
+        assert!(start.elapsed() < SLACK, "waited {:?}", start.elapsed());
+
+        let short = Duration::from_millis(10);
+        let start = Instant::now();
+        assert_eq!(tx.push_timeout(7, short), Err(PushTimeoutError::Timeout(7)));
+        assert!(start.elapsed() >= short, "timed out early");
+        let start = Instant::now();
+        assert_eq!(rx.pop_timeout(short), Err(PopTimeoutError::Timeout));
+        assert!(start.elapsed() >= short, "timed out early");
+
+        // The other half gone: `Abandoned`, not a wait for the timeout.
+        let (mut tx2, rx2) = RingBuffer::<u64>::new(0);
+        drop(rx);
+        drop(rx2);
+        let start = Instant::now();
+        assert_eq!(
+            tx.push_timeout(8, LONG),
+            Err(PushTimeoutError::Abandoned(8))
+        );
+        assert_eq!(
+            block_on(tx2.push_async(9)),
+            Err(PushAsyncError::Abandoned(9))
+        );
+        let (tx3, mut rx3) = RingBuffer::<u64>::new(0);
+        drop(tx3);
+        assert_eq!(block_on(rx3.pop_async()), Err(PopAsyncError::Abandoned));
+        assert_eq!(rx3.pop_timeout(LONG), Err(PopTimeoutError::Abandoned));
+        assert!(start.elapsed() < SLACK, "waited {:?}", start.elapsed());
+    });
+}
+
 /// Dropping the producer wakes a consumer parked on an empty ring at once
 /// (with `Abandoned`, after every item pushed before the drop).
 #[test]

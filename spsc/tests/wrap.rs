@@ -111,6 +111,98 @@ fn push_slice_and_pop_slice_stay_fifo_across_the_index_wrap() {
     });
 }
 
+/// rtrb's slice calls (`push_partial_slice`, `push_entire_slice`,
+/// `pop_partial_slice`, `pop_entire_slice` and the `_uninit` pops), in
+/// turn, against a model: each moves exactly what it says, in order, and
+/// an "entire" call that cannot moves nothing and says how many slots
+/// (items) there were.
+#[test]
+fn rtrb_style_slice_calls_stay_fifo_and_all_or_nothing_across_the_index_wrap() {
+    use std::mem::MaybeUninit;
+
+    for_each_start(|capacity, start| {
+        let (mut tx, mut rx) = ring(capacity, start);
+        let mut model = VecDeque::new();
+        let mut next = 0u64;
+        for round in 0..8 * capacity + 8 {
+            let ctx = format!("capacity {capacity}, start {start:#x}, round {round}");
+            let want = round % (capacity + 2);
+            let items: Vec<u64> = (next..next + want as u64).collect();
+            let free = capacity - model.len();
+            let pushed = if round % 2 == 0 {
+                let (pushed, rest) = tx.push_partial_slice(&items);
+                assert_eq!(pushed.len(), want.min(free), "{ctx}: pushed");
+                assert_eq!([pushed, rest].concat(), items, "{ctx}: split");
+                pushed.len()
+            } else {
+                match tx.push_entire_slice(&items) {
+                    Ok(()) => {
+                        assert!(want <= free, "{ctx}: pushed past the capacity");
+                        want
+                    }
+                    Err(ChunkError::TooFewSlots(n)) => {
+                        assert!(want > free, "{ctx}: refused with room");
+                        assert_eq!(n, free, "{ctx}: free slots reported");
+                        0
+                    }
+                }
+            };
+            model.extend(&items[..pushed]);
+            next += pushed as u64;
+            assert_len(&tx, &rx, model.len(), &ctx);
+
+            let len = (round * 7 + 3) % (capacity + 2);
+            let ready = model.len();
+            let popped: Vec<u64> = match round % 4 {
+                0 => {
+                    let mut out = vec![u64::MAX; len];
+                    let (popped, rest) = rx.pop_partial_slice(&mut out);
+                    assert_eq!(popped.len(), len.min(ready), "{ctx}: popped");
+                    assert!(rest.iter().all(|&v| v == u64::MAX), "{ctx}: overrun");
+                    popped.to_vec()
+                }
+                1 => {
+                    let mut out = vec![MaybeUninit::uninit(); len];
+                    let (popped, rest) = rx.pop_partial_slice_uninit(&mut out);
+                    assert_eq!(popped.len(), len.min(ready), "{ctx}: popped");
+                    assert_eq!(popped.len() + rest.len(), len, "{ctx}: split");
+                    popped.to_vec()
+                }
+                2 => {
+                    let mut out = vec![u64::MAX; len];
+                    match rx.pop_entire_slice(&mut out) {
+                        Ok(()) => assert!(len <= ready, "{ctx}: popped past the items"),
+                        Err(ChunkError::TooFewSlots(n)) => {
+                            assert!(len > ready, "{ctx}: refused with items");
+                            assert_eq!(n, ready, "{ctx}: ready items reported");
+                            assert!(out.iter().all(|&v| v == u64::MAX), "{ctx}: wrote");
+                            out.clear();
+                        }
+                    }
+                    out
+                }
+                _ => {
+                    let mut out = vec![MaybeUninit::uninit(); len];
+                    match rx.pop_entire_slice_uninit(&mut out) {
+                        Ok(popped) => {
+                            assert!(len <= ready, "{ctx}: popped past the items");
+                            popped.to_vec()
+                        }
+                        Err(ChunkError::TooFewSlots(n)) => {
+                            assert!(len > ready, "{ctx}: refused with items");
+                            assert_eq!(n, ready, "{ctx}: ready items reported");
+                            Vec::new()
+                        }
+                    }
+                }
+            };
+            let expected: Vec<u64> = model.drain(..popped.len()).collect();
+            assert_eq!(popped, expected, "{ctx}: order");
+            assert_len(&tx, &rx, model.len(), &ctx);
+        }
+    });
+}
+
 #[test]
 fn chunks_stay_fifo_and_split_at_the_storage_end_across_the_index_wrap() {
     for_each_start(|capacity, start| {
