@@ -18,6 +18,7 @@ pub mod contenders;
 pub mod counters;
 pub mod load;
 pub mod pin;
+pub mod progress;
 pub mod report;
 pub mod rounds;
 pub mod sequenced;

@@ -7,7 +7,6 @@
 //! few seconds a workload alone would last; and the one time budget all
 //! workloads of a run share ([`Schedule`]).
 
-use std::io::{IsTerminal, Write};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -15,6 +14,7 @@ use hdrhistogram::Histogram;
 
 use crate::channel::Kind;
 use crate::load;
+use crate::progress::Progress;
 use crate::workloads::floor;
 
 /// What one run of a contender measured.
@@ -376,12 +376,22 @@ fn due(done: usize, rounds: usize, g: usize, most: usize) -> bool {
 /// moods: run one workload's rounds back to back and they see a few
 /// seconds of it, the verdicts of two runs then read two different
 /// machines (2026-12-02: 23 of 37 the same between two consecutive runs).
-pub fn run(pending: Vec<Pending>, schedule: Option<&Schedule>) -> Vec<Workload> {
+pub fn run(
+    pending: Vec<Pending>,
+    schedule: Option<&Schedule>,
+    progress: &Progress,
+) -> Vec<Workload> {
     if let Some(s) = schedule {
         s.start(pending.iter().map(Pending::slots).sum());
     }
+    // Every run, probes included: each is one step of the bar.
+    progress.start(
+        pending
+            .iter()
+            .map(|p| p.entries.len() as u64 * (p.rounds as u64 + CALIBRATION_RUNS))
+            .sum(),
+    );
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let tty = std::io::stderr().is_terminal();
     let mut running: Vec<Running> = pending
         .into_iter()
         .map(|mut p| {
@@ -401,9 +411,9 @@ pub fn run(pending: Vec<Pending>, schedule: Option<&Schedule>) -> Vec<Workload> 
                 })
                 .collect();
             for (e, row) in p.entries.iter_mut().zip(&mut rows) {
-                let what = format!("calibrating {}", e.name);
-                progress(tty, false, &p.name, 0, p.rounds, &what);
+                progress.running(&p.name, None, &e.name);
                 row.items = calibrate(&e.plan(&p.plan), e.budget(budget), &mut *e.run);
+                progress.done(CALIBRATION_RUNS);
             }
             if let Some(s) = schedule {
                 s.finished(p.counted() * CALIBRATION_RUNS);
@@ -422,15 +432,13 @@ pub fn run(pending: Vec<Pending>, schedule: Option<&Schedule>) -> Vec<Workload> 
             if !due(w.done(), w.pending.rounds, g, most) {
                 continue;
             }
-            one_round(w, cores, tty);
+            one_round(w, cores, progress);
             if let Some(s) = schedule {
                 s.finished(w.pending.counted());
             }
         }
     }
-    if tty {
-        eprint!("\r\x1b[K");
-    }
+    progress.finish();
     running
         .into_iter()
         .map(|w| Workload {
@@ -464,7 +472,7 @@ impl Running {
 
 /// The next round of one workload (its `r`-th): each contender once,
 /// starting with the `r`-th (mod their number).
-fn one_round(w: &mut Running, cores: usize, tty: bool) {
+fn one_round(w: &mut Running, cores: usize, progress: &Progress) {
     let r = w.done();
     let Running {
         pending: p,
@@ -475,9 +483,10 @@ fn one_round(w: &mut Running, cores: usize, tty: bool) {
     let budget = *budget;
     let n = p.entries.len();
     distance.push(floor::distance());
+    progress.round(&p.name, r, p.rounds);
     for i in 0..n {
         let idx = (i + r) % n;
-        progress(tty, i == 0, &p.name, r, p.rounds, &p.entries[idx].name);
+        progress.running(&p.name, Some((r, p.rounds)), &p.entries[idx].name);
         let before = load::Sample::now();
         let items = rows[idx].items;
         let t0 = Instant::now();
@@ -518,22 +527,7 @@ fn one_round(w: &mut Running, cores: usize, tty: bool) {
             others_load,
             percentiles,
         });
-    }
-}
-
-/// Progress on stderr: which workload, which round, which contender
-/// (rewritten in place on a terminal; one line per round otherwise).
-fn progress(tty: bool, first: bool, workload: &str, round: usize, rounds: usize, contender: &str) {
-    let mut err = std::io::stderr();
-    if tty {
-        let _ = write!(
-            err,
-            "\r\x1b[K[{workload}] round {}/{rounds}: {contender}",
-            round + 1
-        );
-        let _ = err.flush();
-    } else if first {
-        let _ = writeln!(err, "[{workload}] round {}/{rounds}", round + 1);
+        progress.done(1);
     }
 }
 
@@ -576,7 +570,11 @@ mod tests {
             counter.set(counter.get() + 1);
             Measured::from(n as f64)
         })];
-        let ws = run(vec![pending("w", 3, &s, entries)], Some(&s));
+        let ws = run(
+            vec![pending("w", 3, &s, entries)],
+            Some(&s),
+            &Progress::hidden(),
+        );
         assert_eq!(s.slots(), 3 + CALIBRATION_RUNS);
         assert_eq!(ws[0].rows[0].rounds.len(), 3, "every round ran");
         // The calls are calibration (it ramps 1,000 → 5,000 at once on a
@@ -605,7 +603,7 @@ mod tests {
             })];
             workloads.push(pending(name, rounds, &s, entries));
         }
-        let ws = run(workloads, Some(&s));
+        let ws = run(workloads, Some(&s), &Progress::hidden());
         assert_eq!(
             ws.iter()
                 .map(|w| w.rows[0].rounds.len())
@@ -660,7 +658,11 @@ mod tests {
                 Measured::from(n as f64)
             }),
         ];
-        let ws = run(vec![pending("w", 4, &s, entries)], Some(&s));
+        let ws = run(
+            vec![pending("w", 4, &s, entries)],
+            Some(&s),
+            &Progress::hidden(),
+        );
         assert_eq!(s.slots(), 4 + CALIBRATION_RUNS, "the probe takes no slots");
         let probe = &ws[0].rows[1];
         assert_eq!((probe.kind, probe.rounds.len()), (Kind::Limit, 4));

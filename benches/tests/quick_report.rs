@@ -126,9 +126,15 @@ fn quick_report_gives_every_contender_a_figure_and_valid_json() {
 
     let out = out_dir();
     let stdout = run_quick(&out);
+    // The terminal gets the verdicts' summary; the tables go to report.md.
     assert!(
-        stdout.contains("# hotq benchmark report"),
-        "the tables go to stdout"
+        stdout.contains(" goals: ") && stdout.contains("report.md"),
+        "the summary goes to stdout: {stdout}"
+    );
+    assert!(
+        !stdout.contains("# hotq benchmark report") && stdout.lines().count() <= 60,
+        "no tables on the terminal: {} lines",
+        stdout.lines().count()
     );
 
     let json: Value = serde_json::from_str(
@@ -349,5 +355,9 @@ fn quick_report_gives_every_contender_a_figure_and_valid_json() {
     );
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert!(md.contains("median ratio [95 % interval]") && md.contains("core distance per round"));
+    assert!(
+        md.starts_with("# hotq benchmark report")
+            && md.contains("## How to read it\n\n- **Rounds.**")
+    );
     let _ = std::fs::remove_dir_all(&out);
 }

@@ -1,5 +1,6 @@
-//! The Markdown the report prints and writes: a header, one table per
-//! workload, and the short form the README carries.
+//! The Markdown the report writes: report.md (a header, how to read it,
+//! the goals, one table per workload) and the tables docs/performance.md
+//! carries (`--docs`).
 
 use std::fmt::Write;
 
@@ -146,41 +147,21 @@ pub fn table(w: &Workload, st: &WorkloadStats) -> String {
 /// run), the README fragment says the run was not on a quiet machine.
 const BUSY: f64 = goals::BUSY;
 
-/// How to read the tables (the README says the same).
-pub const HOW_TO_READ: &str = "How to read it: every contender of a workload runs once per round, \
-in an order that rotates each round, so drift of the machine hits all alike; all rounds of the run \
-share one time budget. A figure is the median over rounds with the minimum and maximum in \
-brackets. The ratios are computed per round (each contender against the baseline, \
-`Mutex<VecDeque>` or for the disruptor suite crossbeam-channel arcs, and against the best peer, the \
-peer crate with the best median, in the same round) and then summarised as the median ratio with its 95 % \
-interval in brackets: above 1 is faster for throughput; for round trips the ratio is of times, so below 1 is faster. A goal's \
-verdict comes from the 95 % interval of its median ratio (a bootstrap of the per-round ratios, \
-2,000 resamples, seeded by the goal's text; a ratio of two workloads' medians resamples each side): \
-**met** when the whole interval is on the goal's side of the target, **missed** when it is all on \
-the other side, undecided when it straddles the target or fewer than 5 rounds back it. The floor \
-(`limit`: a cache line bounced or handed over with no queue logic) runs in every round of every \
-workload: as a contender in the SPSC and MPMC suites, and in the others (more threads, or waits, on \
-the same two cores) as a short probe, at most 10 ms a run; `of floor` is the median fraction of \
-it a contender reaches in the same round. The machine's mode is measured before every round of \
-every workload: the two cores' distance, the median round trip of one cache line bounced 2,000 \
-times between them (on this kind of VM about 140 ns while the two vCPUs share a cache and 480 ns \
-while they do not; they switch every 20-40 s, and every two-core figure follows, while the `limit` \
-rows move far less). When it moved by more than 2× (max ÷ min over a workload's rounds) the verdicts \
-that rest on it are flagged ⚑. Each round's mode (fast: the nearer cores; slow) comes from those \
-figures (the two-means split of their logarithms; one mode, steady, when they stayed within 2×; a \
-goal over two workloads splits their figures together). The rounds of all workloads are \
-interleaved (round 1 of every workload, then round 2, …), so each workload's rounds sample the \
-machine over the whole run, its modes in the proportions the run had them, and a goal's interval \
-and verdict are those of all its rounds; each mode's own interval and verdict are listed under the \
-table, and ≠ marks a goal that one mode (with 5 rounds or more) meets and another misses: it is \
-undecided, since a run with more rounds of the other mode would say otherwise. Goals whose two workloads share no mode are decided by \
-all rounds and flagged ⚑ (as are, in an older report, goals whose workloads have no floor row). Those whose rounds shared the machine with other processes (over 0.2 \
-cores' worth, median) are marked busy. The plots show every round as a dot, marked by the floor's mode in \
-that round, with the table's median as a tick. `others' load` is how many cores' worth of CPU other \
-processes used during the contender's runs (from /proc/stat): figures from rounds with load above \
-about 0.2 are suspect, and two-thread throughput is bimodal on small machines (a consumer that keeps \
-pace pays a cache miss per item, one that falls behind reads in runs), so trust intervals of \
-per-round ratios over absolute throughput.";
+/// How to read the tables: one point a line, so a reader finds the one
+/// they need (docs/performance.md carries the same list).
+pub const HOW_TO_READ: &str = "\
+## How to read it
+
+- **Rounds.** Every contender of a workload runs once per round, in an order that rotates each round, so drift of the machine hits all alike. The rounds of all workloads are interleaved (round 1 of each, then round 2, …) and share one time budget, so each workload samples the machine over the whole run.
+- **Figures.** A figure is the median over rounds, with the minimum and maximum in brackets; `items` is what one run moved (a contender too slow for its share of the time gets fewer).
+- **Ratios.** Each contender against the baseline (`Mutex<VecDeque>`; crossbeam-channel arcs in the disruptor suite) and against the best peer (the peer crate with the best median), computed per round and given as the median ratio with its 95 % interval. Above 1 is faster for throughput; for round trips the ratio is of times, so below 1 is faster.
+- **Verdicts.** From the 95 % interval of a goal's median ratio (a bootstrap of its per-round ratios, 2,000 resamples seeded by the goal's text; a ratio of two workloads' medians resamples each side): **met** when the whole interval is on the goal's side of the target, **missed** when it is all on the other side, undecided when it straddles the target or fewer than 5 rounds back it.
+- **Floor.** `limit` is a cache line bounced or handed over with no queue logic. It runs in every round of every workload: as a contender in the SPSC and MPMC suites, as a short probe (10 ms a run at most) in the others. `of floor` is the fraction of it a contender reaches in the same round.
+- **The machine's mode.** Before every round the two cores' distance is measured (one cache line bounced 2,000 times: on this kind of VM about 140 ns while the two vCPUs share a cache, 480 ns while they do not; they switch every 20–40 s and every two-core figure follows). Each round is fast or slow by it (the two-means split of the logarithms; steady when it stayed within 2×). A goal's verdict is all its rounds'; each mode's own is listed under the goals table, and **≠** marks a goal that one mode (5 rounds or more) meets and another misses: undecided, since a run with more rounds of the other mode would say otherwise.
+- **Marks.** ⚑: the distance moved more than 2× (max ÷ min) over a workload behind the goal, or the goal's two workloads share no mode. busy: other processes used more than 0.2 cores' worth of CPU (median) during its rounds.
+- **Load.** `others' load` is the cores' worth of CPU other processes used during a contender's runs (from /proc/stat); figures from rounds above about 0.2 are suspect. Two-thread throughput is bimodal on small machines (a consumer that keeps pace pays a cache miss per item, one that falls behind reads in runs): trust the intervals of per-round ratios over absolute throughput.
+- **Plots.** Every round is a dot, marked by the machine's mode in that round, with the table's median as a tick.
+";
 
 /// `median [lo–hi]`.
 fn iv(i: Interval) -> String {
@@ -386,7 +367,7 @@ fn floor_line(w: &Workload) -> Option<String> {
 pub fn report(h: &Header, workloads: &[Workload], plots: &[String]) -> String {
     let mut s = header(h);
     s.push_str(&floors(workloads));
-    let _ = writeln!(s, "\n{HOW_TO_READ}\n");
+    let _ = writeln!(s, "\n{HOW_TO_READ}");
     let goals = goals::evaluate(workloads);
     if !goals.is_empty() {
         let _ = writeln!(s, "## goals\n\n{}", goals_table(&goals));
@@ -411,13 +392,14 @@ pub fn report(h: &Header, workloads: &[Workload], plots: &[String]) -> String {
     s
 }
 
-/// The README's part: per suite, one matrix of medians (contenders down,
-/// workloads across), then ours against the baseline and the best peer.
-pub fn readme(h: &Header, workloads: &[Workload]) -> String {
+/// The tables of docs/performance.md (and README-tables.md): the goals,
+/// then per suite one matrix of medians (contenders down, workloads
+/// across), then ours against the baseline and the best peer.
+pub fn docs(h: &Header, workloads: &[Workload]) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "Measured {} on {} ({} cores), {}; generated by `cargo run --release -p hotq-benches -- --readme README.md`.\n",
+        "Measured {} on {} ({} cores), {}; generated by `cargo run --release -p hotq-benches -- --docs docs/performance.md`.\n",
         h.date, h.cpu, h.cores, h.rustc
     );
     let loads: Vec<f64> = workloads
