@@ -12,7 +12,8 @@ use hotq_benches::progress::{Progress, Verbosity};
 use hotq_benches::report::{
     compare, goals, header::Header, json, markdown, plot, readme, verdicts,
 };
-use hotq_benches::rounds::{self, Unit};
+use hotq_benches::results::Unit;
+use hotq_benches::rounds;
 use hotq_benches::{pin, suites};
 
 /// `--compare`: two runs' verdicts side by side; fails when any differs.
@@ -74,7 +75,16 @@ fn main() -> ExitCode {
     let t0 = Instant::now();
     let say = o.verbosity != Verbosity::Quiet;
     let progress = Progress::new(o.verbosity);
-    let workloads = rounds::run(suites::run(&o), o.schedule.as_deref(), &progress);
+    // The report says which workloads decide a goal; they get
+    // --goal-rounds (the scheduler below does not read the report).
+    let pending = suites::run(&o)
+        .into_iter()
+        .map(|p| match goals::decides_a_goal(p.name()) {
+            true => p.deciding_a_goal(),
+            false => p,
+        })
+        .collect();
+    let workloads = rounds::run(pending, o.schedule.as_deref(), &progress);
     if let (Some(s), true) = (&o.schedule, say) {
         eprintln!(
             "report: {} runs (contenders × (rounds + calibration)) shared {} s",

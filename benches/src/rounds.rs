@@ -10,29 +10,11 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use hdrhistogram::Histogram;
-
 use crate::channel::Kind;
 use crate::load;
 use crate::progress::Progress;
+use crate::results::{Measured, Round, Row, Unit, Workload};
 use crate::workloads::floor;
-
-/// What one run of a contender measured.
-pub struct Measured {
-    /// Throughput in M items/s, or a round trip in ns.
-    pub figure: f64,
-    /// Every round trip of the run, for latency workloads.
-    pub histogram: Option<Histogram<u64>>,
-}
-
-impl From<f64> for Measured {
-    fn from(figure: f64) -> Self {
-        Measured {
-            figure,
-            histogram: None,
-        }
-    }
-}
 
 /// One contender of a workload: its name and how to run it once with a
 /// given number of items.
@@ -69,7 +51,7 @@ impl Entry {
     /// the budget, and it is not counted in the schedule's slots (the time
     /// it takes comes out of the time left for the workloads after it).
     /// The floor of a workload whose floor is not a contender of its own
-    /// shape (see `workloads::floor::probe`).
+    /// shape (see `suites::probe`).
     pub fn probe(
         name: impl Into<String>,
         kind: Kind,
@@ -100,89 +82,13 @@ impl Entry {
     }
 }
 
-/// One round of one contender.
-#[derive(Debug, Clone)]
-pub struct Round {
-    /// Items (or trips, or events) the run moved.
-    pub items: u64,
-    /// The figure of the run.
-    pub figure: f64,
-    /// Cores' worth of CPU other processes used during it (`None`: unknown).
-    pub others_load: Option<f64>,
-    /// Median, p99 and p99.9 of the run's round trips (latency only).
-    pub percentiles: Option<[f64; 3]>,
-}
-
-/// A contender's rounds.
-#[derive(Debug)]
-pub struct Row {
-    /// The row name.
-    pub name: String,
-    /// Ours, peer, baseline or limit.
-    pub kind: Kind,
-    /// Items (or trips, or events) for the next run: the workload's number,
-    /// or fewer for a contender so slow that a run would outlast the time
-    /// budget (each round records what it ran).
-    pub items: u64,
-    /// One per round, in round order.
-    pub rounds: Vec<Round>,
-    /// Every round trip of every round (latency only).
-    pub histogram: Option<Histogram<u64>>,
-}
-
-/// What the workload measures.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Unit {
-    /// Throughput, higher is better.
-    MItemsPerSec,
-    /// Round-trip time, lower is better.
-    Nanos,
-}
-
-impl Unit {
-    /// How the tables write it.
-    pub fn label(self) -> &'static str {
-        match self {
-            Unit::MItemsPerSec => "M items/s",
-            Unit::Nanos => "ns",
-        }
-    }
-    /// Whether a bigger figure is better.
-    pub fn higher_is_better(self) -> bool {
-        self == Unit::MItemsPerSec
-    }
-}
-
-/// A workload's results.
-#[derive(Debug)]
-pub struct Workload {
-    /// `spsc`, `latency`, `mpmc` or `disruptor`.
-    pub suite: &'static str,
-    /// A short name, unique in the report (also the plot's file name).
-    pub name: String,
-    /// The workload's parameters, in words.
-    pub params: String,
-    /// What the figures are.
-    pub unit: Unit,
-    /// One per contender.
-    pub rows: Vec<Row>,
-    /// The time each run was planned to last: its share of the run's
-    /// budget, or the fixed budget per run without one.
-    pub per_run: Duration,
-    /// The two cores' distance just before each round (ns per round trip
-    /// of one cache line, [`floor::distance`]): the machine's mode in that
-    /// round. Empty where it was not measured (then the `limit` row's
-    /// figures tell the mode).
-    pub distance: Vec<f64>,
-}
-
 /// How many rounds, how many items, how long a run may last.
 #[derive(Debug, Clone)]
 pub struct Plan {
     /// Rounds per workload.
     pub rounds: usize,
     /// Rounds of a workload that decides a goal (see
-    /// [`crate::report::goals::goal_workloads`]), if other than `rounds`.
+    /// [`Pending::deciding_a_goal`]), if other than `rounds`.
     pub goal_rounds: Option<usize>,
     /// Items per run, at most.
     pub items: u64,
@@ -322,6 +228,22 @@ pub struct Pending {
 }
 
 impl Pending {
+    /// The workload's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The same workload, given the rounds of one that decides a goal
+    /// (`plan.goal_rounds`, where set). Which workloads decide a goal is
+    /// the report's to say; the caller asks it (the scheduler does not
+    /// read the report).
+    pub fn deciding_a_goal(mut self) -> Pending {
+        if let Some(g) = self.plan.goal_rounds {
+            self.rounds = g;
+        }
+        self
+    }
+
     /// Its contenders that the schedule counts (probes are not).
     fn counted(&self) -> u64 {
         self.entries.iter().filter(|e| e.probe.is_none()).count() as u64
@@ -334,7 +256,7 @@ impl Pending {
 }
 
 /// A workload of `entries`, to be run by [`run`] for `plan.rounds` rounds
-/// (or `plan.goal_rounds`, if it decides a goal).
+/// (see [`Pending::deciding_a_goal`] for `plan.goal_rounds`).
 pub fn workload(
     suite: &'static str,
     name: String,
@@ -343,18 +265,14 @@ pub fn workload(
     plan: Plan,
     entries: Vec<Entry>,
 ) -> Pending {
-    let rounds = match plan.goal_rounds {
-        Some(g) if crate::report::goals::decides_a_goal(&name) => g,
-        _ => plan.rounds,
-    };
     Pending {
         suite,
         name,
         params,
         unit,
+        rounds: plan.rounds,
         plan,
         entries,
-        rounds,
     }
 }
 

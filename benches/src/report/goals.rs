@@ -14,7 +14,7 @@
 
 use super::bootstrap::{self, Interval};
 use super::floor;
-use crate::rounds::{Row, Workload};
+use crate::results::{Row, Workload};
 use crate::sequenced::{self, Topology};
 use crate::summary::Summary;
 
@@ -504,7 +504,7 @@ pub fn goal_workloads() -> Vec<String> {
     .map(String::from)
     .into();
     v.extend(["1P1C", "2P2C", "4P4C", "8P8C"].map(|s| format!("{s} cap 1024")));
-    v.push(format!("{}wake-up latency", crate::channels::WAITS));
+    v.push(format!("{}wake-up latency", crate::suites::channels::WAITS));
     v
 }
 
@@ -680,7 +680,7 @@ fn channels(ws: &[Workload], goals: &mut Vec<Goal>) {
             ));
         }
     }
-    let waits = crate::channels::WAITS;
+    let waits = crate::suites::channels::WAITS;
     if let Some(w) = workload(ws, &format!("{waits}wake-up latency")) {
         goals.push(goal(
             format!("channels wake-up latency: {OURS} time ÷ crossbeam-channel time, per round"),
@@ -803,7 +803,7 @@ fn idle_share(w: &Workload, ours: &str) -> Option<Evidence> {
 pub(crate) mod tests {
     use super::*;
     use crate::channel::Kind;
-    use crate::rounds::{Round, Unit};
+    use crate::results::{Round, Unit};
 
     /// A throughput workload with these rows' figures per round (no load).
     /// A single-item workload whose rounds (and floor) all ran fast.
@@ -1300,7 +1300,7 @@ pub(crate) mod tests {
             names.iter().map(|n| (*n, Kind::Peer, &figs[..])).collect();
         let idle = [
             "idle CPU".to_string(),
-            format!("{}idle CPU", crate::channels::WAITS),
+            format!("{}idle CPU", crate::suites::channels::WAITS),
         ];
         let ws: Vec<Workload> = goal_workloads()
             .iter()

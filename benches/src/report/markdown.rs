@@ -10,7 +10,7 @@ use super::goals::{self, Goal, Verdict};
 use super::header::{CRATE_VERSIONS, Header};
 use super::stats::{self, RowStats, WorkloadStats};
 use crate::channel::Kind;
-use crate::rounds::{Unit, Workload};
+use crate::results::{Unit, Workload};
 use crate::summary::Summary;
 
 /// `median (min–max)` or a dash.
@@ -575,7 +575,7 @@ mod tests {
         let f = floor::of(&w).unwrap();
         assert_eq!(
             (f.source, f.unit),
-            (floor::Source::Distance, crate::rounds::Unit::Nanos)
+            (floor::Source::Distance, crate::results::Unit::Nanos)
         );
         use floor::Mode::{Fast, Slow};
         assert_eq!(f.modes, [Fast, Fast, Fast, Slow, Slow, Slow, Slow, Slow]);

@@ -11,7 +11,7 @@ use plotters::prelude::*;
 use super::floor::{self, Mode};
 use super::goals::{Evidence, Goal, Verdict};
 use super::stats;
-use crate::rounds::{Unit, Workload};
+use crate::results::{Unit, Workload};
 
 /// A file name from a workload's suite and name: lower-case letters and
 /// digits, one dash between words (`spsc-throughput-cap-2-single.svg`).

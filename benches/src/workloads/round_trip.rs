@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use hdrhistogram::Histogram;
 
 use crate::channel::Channel;
-use crate::rounds::Measured;
+use crate::results::Measured;
 use crate::workloads::pair::pair;
 
 /// Trips not recorded at the start of a run (caches and branch predictors

@@ -4,12 +4,16 @@
 //! then how a parked receiver wakes and what it costs while it waits (the
 //! `waiting` suite's [`wake`] workloads, over these channels).
 
+use super::channels_async;
+use super::probe;
+use super::wake::{self, WAKES};
 use crate::channel::{Channel, Shared};
 use crate::cli::Options;
 use crate::contenders::{self, SharedVisitor, SyncChannel};
-use crate::rounds::{Entry, Pending, Unit, workload};
-use crate::waiting::wake;
-use crate::workloads::{floor, mpmc};
+use crate::results::Unit;
+use crate::rounds::{Entry, Pending, workload};
+use crate::waiting::wake::{IDLE, PAUSE};
+use crate::workloads::mpmc;
 
 /// Shapes (producers, consumers).
 pub const SHAPES: [(u64, u64); 4] = [(1, 1), (2, 2), (4, 4), (8, 8)];
@@ -22,10 +26,7 @@ pub fn params(o: &Options) -> (String, String) {
         "channels (blocking)".to_string(),
         format!(
             "up to {} u64 items per round, capacities {CAPACITIES:?}, shapes 1P1C 2P2C 4P4C 8P8C, each channel in its own blocking send/recv; wake-up latency over up to {} wake-ups after {:?} pauses; idle CPU over {:?} blocked",
-            o.items,
-            crate::waiting::WAKES,
-            wake::PAUSE,
-            wake::IDLE
+            o.items, WAKES, PAUSE, IDLE
         ),
     )
 }
@@ -34,7 +35,7 @@ pub fn params(o: &Options) -> (String, String) {
 /// async ones (`async_channels`), then the wake-up latency and idle CPU.
 pub fn suite(o: &Options, out: &mut Vec<Pending>) {
     blocking(o, out);
-    crate::async_channels::suite(o, out);
+    channels_async::suite(o, out);
     waits(o, out);
 }
 
@@ -99,10 +100,10 @@ fn blocking(o: &Options, out: &mut Vec<Pending>) {
             } else {
                 " (mpsc::sync_channel is absent: its receiver cannot be shared)"
             };
-            v.entries.push(floor::probe(Unit::MItemsPerSec));
+            v.entries.push(probe::probe(Unit::MItemsPerSec));
             let params = format!(
                 "{producers} producers, {consumers} consumers, u64 items, capacity {capacity}{over}; every channel blocks in its own send/recv{sync}{}",
-                floor::PROBE_WORDS
+                probe::PROBE_WORDS
             );
             out.push(workload(
                 "channels (blocking)",
