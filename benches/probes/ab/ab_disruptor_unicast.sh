@@ -4,6 +4,6 @@
 # `TOPOLOGY=unicast ab_disruptor_sequencer.sh`, whose header says what it
 # runs, prints and takes (ROUNDS, ITEMS, KEEP):
 #
-#   benches/scripts/ab_disruptor_unicast.sh OLD_REV [NEW_REV]
+#   benches/probes/ab/ab_disruptor_unicast.sh OLD_REV [NEW_REV]
 set -euo pipefail
 TOPOLOGY=unicast exec "$(dirname "$0")/ab_disruptor_sequencer.sh" "$@"

@@ -4,7 +4,7 @@
 # says what it runs) at two revisions, alternating the two binaries round
 # by round so that both see the same machine load.
 #
-#   benches/scripts/ab_spsc_try_path.sh OLD_REV [NEW_REV]
+#   benches/probes/ab/ab_spsc_try_path.sh OLD_REV [NEW_REV]
 #
 # NEW_REV defaults to the working tree as it is (uncommitted edits
 # included); any rev `git rev-parse` knows works for either. Environment:

@@ -1,6 +1,6 @@
 //! One SPSC ring in one traffic mode, nothing else in the process, for
 //! counting what the two cores exchange per item (`perf stat`, `perf c2c`):
-//! `benches/scripts/spsc_line_counts.sh` runs every ring × mode under perf
+//! `benches/probes/spsc_line_counts.sh` runs every ring × mode under perf
 //! and divides the counts by the items this prints.
 //!
 //! ```sh

@@ -39,7 +39,7 @@ build() {
     cp "$here/ab_${ab_crate}_round.rs" "$dir/src/main.rs"
     # The report's one wait loop (`wait::until`), so a round waits as the
     # report's workload does (std only: it builds in the throwaway crate).
-    cp "$here/../src/wait.rs" "$dir/src/wait.rs"
+    cp "$here/../../src/wait.rs" "$dir/src/wait.rs"
     cp "$repo/Cargo.lock" "$dir/Cargo.lock"
     cat >"$dir/Cargo.toml" <<TOML
 [package]

@@ -5,7 +5,7 @@
 # `ab_mpmc_round.rs` says what it runs) at two revisions, alternating the
 # two binaries round by round so that both see the same machine load.
 #
-#   benches/scripts/ab_mpmc_queue.sh [--2p2c] OLD_REV [NEW_REV]
+#   benches/probes/ab/ab_mpmc_queue.sh [--2p2c] OLD_REV [NEW_REV]
 #
 # NEW_REV defaults to the working tree as it is (uncommitted edits
 # included); any rev `git rev-parse` knows works for either. Environment:

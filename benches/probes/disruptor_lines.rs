@@ -1,7 +1,7 @@
 //! One disruptor-suite contender in one topology, nothing else in the
 //! process, for counting what the threads exchange per event: the
 //! disruptor suite's counterpart of `spsc_lines`, for the coherence model
-//! (`benches/scripts/coherence/coherence.c`) or `perf stat`.
+//! (`benches/probes/coherence/coherence.c`) or `perf stat`.
 //!
 //! ```sh
 //! cargo build --release -p hotq-benches --example disruptor_lines

@@ -1,20 +1,20 @@
 #!/usr/bin/env bash
 # What the two cores exchange per item, for hotq-spsc, rtrb and ringbuf in
 # three modes (issue 15 §2): each ring × mode runs alone in its own process
-# (`benches/examples/spsc_lines.rs`, threads pinned to cores 0 and 1) under
+# (`benches/probes/spsc_lines.rs`, threads pinned to cores 0 and 1) under
 # `perf stat`, and under `perf c2c record` where that works; every count is
 # divided by the items (round trips in round-trip mode) and printed as one
 # table, with the floor rows (no queue: one line bounced, lines of seven
 # items handed over) beside them.
 #
 # Usage (from anywhere; builds the example first):
-#   benches/scripts/spsc_line_counts.sh                 # 10M items, 1M trips
-#   benches/scripts/spsc_line_counts.sh ITEMS TRIPS     # e.g. 2000000 200000
-#   REPEAT=3 benches/scripts/spsc_line_counts.sh        # each row 3 times (interleaved)
-#   RINGS="hotq-spsc rtrb" MODES="round-trip" benches/scripts/spsc_line_counts.sh
-#   EVENTS="cycles,instructions,r0964" benches/scripts/spsc_line_counts.sh   # own events
-#   C2C=0 benches/scripts/spsc_line_counts.sh           # no perf c2c pass
-#   BIN=path/to/spsc_lines benches/scripts/spsc_line_counts.sh   # prebuilt, no cargo
+#   benches/probes/spsc_line_counts.sh                 # 10M items, 1M trips
+#   benches/probes/spsc_line_counts.sh ITEMS TRIPS     # e.g. 2000000 200000
+#   REPEAT=3 benches/probes/spsc_line_counts.sh        # each row 3 times (interleaved)
+#   RINGS="hotq-spsc rtrb" MODES="round-trip" benches/probes/spsc_line_counts.sh
+#   EVENTS="cycles,instructions,r0964" benches/probes/spsc_line_counts.sh   # own events
+#   C2C=0 benches/probes/spsc_line_counts.sh           # no perf c2c pass
+#   BIN=path/to/spsc_lines benches/probes/spsc_line_counts.sh   # prebuilt, no cargo
 #
 # Without `perf` (the lent 16-core machines have none) the example counts
 # the events itself (`HOTQ_COUNTERS=1`, `hotq_benches::counters`: the same
@@ -35,7 +35,7 @@
 # (ns/item and ≈lines then describe the emulated run, 10-40× slower than
 # native), so compare the rings with each other and with the floor rows,
 # which the same model counts: 2 transfers per round trip, 2 per 7 items.
-#   COHERENCE=1 benches/scripts/spsc_line_counts.sh 2000000 200000
+#   COHERENCE=1 benches/probes/spsc_line_counts.sh 2000000 200000
 #
 # Modes: keep-pace (both free-running: the report's single-item
 # throughput), fall-behind (the consumer idles 30 µs, the producer fills
@@ -88,7 +88,7 @@ if [ "${COHERENCE:-0}" = 1 ]; then
         exit 1
     }
     gcc -O2 -Wall -Wextra -shared -fPIC -o "$work/coherence.so" \
-        benches/scripts/coherence/coherence.c || exit 1
+        benches/probes/coherence/coherence.c || exit 1
     echo "spsc_line_counts: line transfers counted by the coherence model under $(qemu-x86_64 --version | head -1)"
     C2C=0
     EVENTS=transfers,load-hitm,load-shared,store-hitm,store-shared,upgrades,accesses

@@ -7,8 +7,8 @@
 # alternating the two binaries round by round so that both see the same
 # machine load.
 #
-#   benches/scripts/ab_disruptor_sequencer.sh OLD_REV [NEW_REV]
-#   TOPOLOGY=unicast benches/scripts/ab_disruptor_sequencer.sh OLD_REV [NEW_REV]
+#   benches/probes/ab/ab_disruptor_sequencer.sh OLD_REV [NEW_REV]
+#   TOPOLOGY=unicast benches/probes/ab/ab_disruptor_sequencer.sh OLD_REV [NEW_REV]
 #
 # NEW_REV defaults to the working tree as it is (uncommitted edits
 # included); any rev `git rev-parse` knows works for either. Environment:
