@@ -66,6 +66,13 @@ fn main() -> ExitCode {
     if cfg!(debug_assertions) && !o.quick {
         eprintln!("report: this is a debug build; its figures mean nothing (use --release)");
     }
+    // A document without its markers fails now, not after the run.
+    for (path, markers) in [(&o.readme, readme::SUMMARY), (&o.docs, readme::TABLES)] {
+        if let Some(Err(e)) = path.as_deref().map(|p| readme::check(p, markers)) {
+            eprintln!("report: {e}");
+            return ExitCode::from(2);
+        }
+    }
     pin::configure(o.pin);
     let mut params = suites::params(&o);
     if let (true, Ok(list)) = (o.pin, std::env::var("HOTQ_CORES")) {

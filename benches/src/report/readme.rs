@@ -48,13 +48,25 @@ pub fn splice(text: &str, markers: Markers, body: &str) -> Result<String, String
     ))
 }
 
+/// Whether the file at `path` can take a part between `markers`: checked
+/// before a run, so a missing marker fails in a second, not after minutes
+/// of measuring.
+pub fn check(path: &Path, markers: Markers) -> Result<(), String> {
+    update_text(path, markers, "").map(|_| ())
+}
+
+/// The file at `path` with `body` spliced in, not written.
+fn update_text(path: &Path, markers: Markers, body: &str) -> Result<String, String> {
+    let at = |e: String| format!("cannot update {}: {e}", path.display());
+    let text = fs::read_to_string(path).map_err(|e| at(e.to_string()))?;
+    splice(&text, markers, body).map_err(at)
+}
+
 /// Splices `body` into the file at `path`, between `markers`; the error
 /// names the file and what is wrong with it.
 pub fn update(path: &Path, markers: Markers, body: &str) -> Result<(), String> {
-    let at = |e: String| format!("cannot update {}: {e}", path.display());
-    let text = fs::read_to_string(path).map_err(|e| at(e.to_string()))?;
-    let new = splice(&text, markers, body).map_err(at)?;
-    fs::write(path, new).map_err(|e| at(e.to_string()))
+    let new = update_text(path, markers, body)?;
+    fs::write(path, new).map_err(|e| format!("cannot update {}: {e}", path.display()))
 }
 
 #[cfg(test)]
@@ -121,6 +133,11 @@ mod tests {
         // The README of before the move has the tables' markers only.
         let text = format!("# hotq\n{}\ntables\n{}\n", TABLES.begin, TABLES.end);
         let path = temp_file("old-README.md", &text);
+        assert_eq!(check(&path, TABLES), Ok(()));
+        assert_eq!(
+            check(&path, SUMMARY),
+            update(&path, SUMMARY, "x").map(|_| ())
+        );
         let e = update(&path, SUMMARY, "summary").unwrap_err();
         assert!(
             e.contains("old-README.md") && e.contains(SUMMARY.begin) && e.contains(SUMMARY.end),
