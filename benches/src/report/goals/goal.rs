@@ -1,6 +1,6 @@
 //! One goal and where this run stands: [`Goal`], made from its evidence
-//! ([`goal`]), then split by the machine's modes ([`decide`]) and flagged
-//! where a moved floor or a busy machine puts it in doubt ([`flag`]).
+//! (`goal`), then split by the machine's modes ([`decide`]) and flagged
+//! where a moved floor or a busy machine puts it in doubt (`flag`).
 
 use super::evidence::{Evidence, Measure, RoundModes};
 use super::lookup::workload;

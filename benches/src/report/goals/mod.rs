@@ -17,7 +17,7 @@
 //! - [`goal`]: one goal, its modes and its flags;
 //! - [`evidence`]: what a goal is read from, and [`lookup`]: reading it off
 //!   the workloads;
-//! - [`verdict`]: met, missed or undecided.
+//! - [`verdict`](mod@verdict): met, missed or undecided.
 
 pub mod catalogue;
 pub mod evidence;

@@ -1,280 +1,16 @@
-//! Interleaved rounds: every contender of a workload runs once per round,
-//! in an order that rotates each round (A B C, B C A, …), so drift of the
-//! machine hits all alike, and the load of other processes is recorded
-//! beside each figure; the rounds of all workloads are interleaved too
-//! ([`run`]: round 1 of every workload, then round 2, …), so each
-//! workload's rounds sample the machine over the whole run, not over the
-//! few seconds a workload alone would last; and the one time budget all
-//! workloads of a run share ([`Schedule`]).
+//! Running every pending workload: calibration, then the rounds of all
+//! workloads interleaved, each contender once per round in an order that
+//! rotates.
 
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::channel::Kind;
+use super::calibrate::calibrate;
+use super::pending::Pending;
+use super::schedule::{CALIBRATION_RUNS, Schedule};
 use crate::load;
 use crate::progress::Progress;
-use crate::results::{Measured, Round, Row, Unit, Workload};
+use crate::results::{Round, Row, Workload};
 use crate::workloads::floor;
-
-/// One contender of a workload: its name and how to run it once with a
-/// given number of items.
-pub struct Entry {
-    /// The row name.
-    pub name: String,
-    /// Ours, peer, baseline or limit.
-    pub kind: Kind,
-    /// One run of that many items (or round trips, or events).
-    pub run: Box<dyn FnMut(u64) -> Measured>,
-    /// For a mode probe (see [`Entry::probe`]): the most items one of its
-    /// runs gets, in place of the workload's.
-    pub probe: Option<u64>,
-}
-
-impl Entry {
-    /// An entry from a name, a kind and a run.
-    pub fn new(
-        name: impl Into<String>,
-        kind: Kind,
-        run: impl FnMut(u64) -> Measured + 'static,
-    ) -> Entry {
-        Entry {
-            name: name.into(),
-            kind,
-            run: Box::new(run),
-            probe: None,
-        }
-    }
-
-    /// A short run beside a workload's contenders, up to `max_items` items
-    /// of its own: each of its runs is planned at [`MIN_RUN`] (or the
-    /// workload's time per run, if less), whatever the workload's share of
-    /// the budget, and it is not counted in the schedule's slots (the time
-    /// it takes comes out of the time left for the workloads after it).
-    /// The floor of a workload whose floor is not a contender of its own
-    /// shape (see `suites::probe`).
-    pub fn probe(
-        name: impl Into<String>,
-        kind: Kind,
-        max_items: u64,
-        run: impl FnMut(u64) -> Measured + 'static,
-    ) -> Entry {
-        Entry {
-            probe: Some(max_items),
-            ..Entry::new(name, kind, run)
-        }
-    }
-
-    /// The time one run of this entry is planned to last, in a workload of
-    /// `budget` per run.
-    fn budget(&self, budget: Duration) -> Duration {
-        match self.probe {
-            Some(_) => budget.min(MIN_RUN),
-            None => budget,
-        }
-    }
-
-    /// `plan` with this entry's item ceiling.
-    fn plan(&self, plan: &Plan) -> Plan {
-        Plan {
-            items: self.probe.unwrap_or(plan.items),
-            ..plan.clone()
-        }
-    }
-}
-
-/// How many rounds, how many items, how long a run may last.
-#[derive(Debug, Clone)]
-pub struct Plan {
-    /// Rounds per workload.
-    pub rounds: usize,
-    /// Rounds of a workload that decides a goal (see
-    /// [`Pending::deciding_a_goal`]), if other than `rounds`.
-    pub goal_rounds: Option<usize>,
-    /// Items per run, at most.
-    pub items: u64,
-    /// How long one run may last when there is no [`Schedule`]: a contender
-    /// slower than this much work per budget gets fewer items, so slow
-    /// baselines do not dominate the run time.
-    pub budget: Duration,
-    /// The run's shared time budget; it sets each workload's time per run
-    /// instead of `budget`.
-    pub schedule: Option<Arc<Schedule>>,
-}
-
-/// Runs of one contender's calibration, counted in runs of the workload's
-/// length (it ramps up from 1,000 items, then runs once or twice at the
-/// fitted size; see `calibrate`).
-pub const CALIBRATION_RUNS: u64 = 2;
-
-/// No run is planned shorter than this (a few scheduler ticks; shorter
-/// runs measure the timer and the thread start).
-pub const MIN_RUN: Duration = Duration::from_millis(10);
-
-/// Nor longer than this.
-pub const MAX_RUN: Duration = Duration::from_secs(1);
-
-/// One time budget that every workload of a run shares: [`run`] counts
-/// the run first (every workload's contenders × (rounds + calibration),
-/// its *slots*), then each workload, when it is calibrated, gets the time
-/// still left divided by the slots still to run, per run. A workload whose
-/// calibration overran (an oversubscribed shape that the scheduler slowed
-/// down) shortens the runs of those calibrated after it, so the whole run
-/// stays near the budget however many suites it has.
-#[derive(Debug)]
-pub struct Schedule {
-    total: Duration,
-    state: Mutex<ScheduleState>,
-}
-
-#[derive(Debug, Default)]
-struct ScheduleState {
-    slots: u64,
-    done: u64,
-    start: Option<Instant>,
-}
-
-impl Schedule {
-    /// A budget of `total` for the whole run.
-    pub fn new(total: Duration) -> Arc<Schedule> {
-        Arc::new(Schedule {
-            total,
-            state: Mutex::new(ScheduleState::default()),
-        })
-    }
-
-    /// The whole run's budget.
-    pub fn total(&self) -> Duration {
-        self.total
-    }
-
-    /// Starts the clock on a run of `slots` slots.
-    fn start(&self, slots: u64) {
-        let mut s = self.state();
-        s.slots = slots;
-        s.done = 0;
-        s.start = Some(Instant::now());
-    }
-
-    /// The run's slots (zero before [`run`] starts it).
-    pub fn slots(&self) -> u64 {
-        self.state().slots
-    }
-
-    fn state(&self) -> std::sync::MutexGuard<'_, ScheduleState> {
-        self.state
-            .lock()
-            .expect("the schedule is only used by the main thread")
-    }
-
-    /// The time per run of a workload of `slots` slots starting now.
-    fn per_run(&self, slots: u64) -> Duration {
-        let s = self.state();
-        let elapsed = s.start.map_or(Duration::ZERO, |t| t.elapsed());
-        let left = s.slots.saturating_sub(s.done).max(slots).max(1);
-        let remaining = self.total.saturating_sub(elapsed);
-        (remaining / left as u32).clamp(MIN_RUN, MAX_RUN)
-    }
-
-    fn finished(&self, slots: u64) {
-        self.state().done += slots;
-    }
-}
-
-/// Items (at most `plan.items`) that `run` gets through in about
-/// `budget`: runs of 1,000, 8,000, … items (results discarded; they
-/// also warm up caches and the allocator) until one lasts a tenth of the
-/// budget or reaches `plan.items`, then up to two runs at the fitted size
-/// to correct a first guess that a busy machine slowed down.
-fn calibrate(plan: &Plan, budget: Duration, run: &mut dyn FnMut(u64) -> Measured) -> u64 {
-    let mut timed = |n: u64| {
-        let t0 = Instant::now();
-        run(n);
-        t0.elapsed().max(Duration::from_nanos(1))
-    };
-    let fit = |n: u64, took: Duration| {
-        let f = budget.as_secs_f64() / took.as_secs_f64() * n as f64;
-        (f as u64).clamp(n.min(plan.items), plan.items)
-    };
-    let mut n = plan.items.min(1000);
-    let mut took = timed(n);
-    while took < budget / 10 && n < plan.items {
-        n = (n * 8).min(plan.items);
-        took = timed(n);
-    }
-    for _ in 0..2 {
-        if n >= plan.items {
-            break;
-        }
-        n = fit(n, took);
-        took = timed(n);
-        if took >= budget / 2 {
-            break;
-        }
-    }
-    n
-}
-
-/// A workload set up and not yet run: its contenders and its plan. The
-/// suites make one per workload; [`run`] runs them all together.
-pub struct Pending {
-    suite: &'static str,
-    name: String,
-    params: String,
-    unit: Unit,
-    plan: Plan,
-    entries: Vec<Entry>,
-    /// Rounds this workload gets (`plan.goal_rounds` if it decides a goal).
-    rounds: usize,
-}
-
-impl Pending {
-    /// The workload's name.
-    pub fn name(&self) -> &str {
-        &self.name
-    }
-
-    /// The same workload, given the rounds of one that decides a goal
-    /// (`plan.goal_rounds`, where set). Which workloads decide a goal is
-    /// the report's to say; the caller asks it (the scheduler does not
-    /// read the report).
-    pub fn deciding_a_goal(mut self) -> Pending {
-        if let Some(g) = self.plan.goal_rounds {
-            self.rounds = g;
-        }
-        self
-    }
-
-    /// Its contenders that the schedule counts (probes are not).
-    fn counted(&self) -> u64 {
-        self.entries.iter().filter(|e| e.probe.is_none()).count() as u64
-    }
-
-    /// Its slots: runs counted in the schedule.
-    fn slots(&self) -> u64 {
-        self.counted() * (self.rounds as u64 + CALIBRATION_RUNS)
-    }
-}
-
-/// A workload of `entries`, to be run by [`run`] for `plan.rounds` rounds
-/// (see [`Pending::deciding_a_goal`] for `plan.goal_rounds`).
-pub fn workload(
-    suite: &'static str,
-    name: String,
-    params: String,
-    unit: Unit,
-    plan: Plan,
-    entries: Vec<Entry>,
-) -> Pending {
-    Pending {
-        suite,
-        name,
-        params,
-        unit,
-        rounds: plan.rounds,
-        plan,
-        entries,
-    }
-}
 
 /// Whether a workload of `rounds` rounds, `done` of them run, runs one in
 /// global round `g` of `most`: its rounds are spread evenly over the run's
@@ -452,8 +188,14 @@ fn one_round(w: &mut Running, cores: usize, progress: &Progress) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::channel::Kind;
+    use crate::results::{Measured, Unit};
+    use crate::rounds::entry::Entry;
+    use crate::rounds::pending::workload;
+    use crate::rounds::plan::Plan;
     use std::cell::Cell;
     use std::rc::Rc;
+    use std::sync::Arc;
 
     /// A workload `name` of `rounds` rounds of `entries` under `schedule`.
     fn pending(
@@ -591,27 +333,5 @@ mod tests {
             "{} items",
             probe.items
         );
-    }
-
-    #[test]
-    fn each_workload_gets_the_time_left_over_the_runs_left() {
-        let s = Schedule::new(Duration::from_secs(10));
-        {
-            let mut st = s.state();
-            st.slots = 100;
-            st.start = Some(Instant::now());
-        }
-        let first = s.per_run(10);
-        assert!(first <= Duration::from_millis(100) && first > Duration::from_millis(90));
-        // Half the slots done in no time: the rest get twice as long.
-        s.finished(50);
-        let later = s.per_run(10);
-        assert!(later > Duration::from_millis(180) && later <= Duration::from_millis(200));
-        // Too many runs for the budget: no run is planned shorter than
-        // MIN_RUN (the run then overruns, and says so in its time).
-        s.state().slots = 10_000_000;
-        assert_eq!(s.per_run(10), MIN_RUN);
-        s.state().slots = 51;
-        assert_eq!(s.per_run(1), MAX_RUN);
     }
 }
