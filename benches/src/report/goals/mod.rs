@@ -12,20 +12,23 @@
 //! are kept beside. Goals, not tests: the report states where we stand,
 //! nothing fails on them.
 //!
-//! - [`catalogue`]: the goals, suite by suite, and which workloads decide
-//!   one;
+//! - [`catalogue`]: the goals, and which workloads decide one (the
+//!   disruptor, channels and waiting suites' in files of their own);
 //! - [`goal`]: one goal, its modes and its flags;
 //! - [`evidence`]: what a goal is read from, and [`lookup`]: reading it off
 //!   the workloads;
 //! - [`verdict`](mod@verdict): met, missed or undecided.
 
 pub mod catalogue;
+mod channel_goals;
+mod disruptor_goals;
 pub mod evidence;
 pub mod goal;
 pub mod lookup;
 #[cfg(test)]
 pub(crate) mod tests;
 pub mod verdict;
+mod waiting_goals;
 
 pub use catalogue::{decides_a_goal, evaluate, goal_workloads};
 pub use evidence::{Evidence, Measure, RoundModes};

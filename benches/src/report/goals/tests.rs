@@ -1,7 +1,8 @@
 //! The goals' tests, and the fixtures the report's other tests borrow
 //! ([`single_all_fast`], [`batch_fast_then_slow`], [`workload`]).
 
-use super::catalogue::{decides_a_goal, evaluate, goal_workloads, topologies};
+use super::catalogue::{decides_a_goal, evaluate, goal_workloads};
+use super::disruptor_goals::topologies;
 use super::goal::{Goal, goal};
 use super::lookup::per_round;
 use super::verdict::Verdict;
