@@ -167,10 +167,12 @@ fn main() -> ExitCode {
         }
     }
     if say {
-        eprintln!("report: wrote {}", o.out.display());
+        // The default folder is `benches/../target/…`: say where it is.
+        let out = fs::canonicalize(&o.out).unwrap_or_else(|_| o.out.clone());
+        eprintln!("report: wrote {}", out.display());
         print!(
             "\n{}",
-            verdicts::terminal(&goals, &o.out.join("report.md").display().to_string())
+            verdicts::terminal(&goals, &out.join("report.md").display().to_string())
         );
     }
     ExitCode::SUCCESS
