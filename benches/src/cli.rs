@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use std::sync::Arc;
 
+use crate::progress::Verbosity;
 use crate::rounds::{Plan, Schedule};
 
 /// The examples' positional argument `i` (1 for the first) as a number,
@@ -48,8 +49,14 @@ pub struct Options {
     pub quick: bool,
     /// Where report.md, report.json, README-tables.md and the plots go.
     pub out: PathBuf,
-    /// A README whose generated part to replace with the latest tables.
+    /// A README whose generated summary (between the `hotq-summary`
+    /// markers) to replace with this run's.
     pub readme: Option<PathBuf>,
+    /// A document whose generated tables (between the `hotq-report`
+    /// markers) to replace with this run's, e.g. docs/performance.md.
+    pub docs: Option<PathBuf>,
+    /// How much to say on the terminal.
+    pub verbosity: Verbosity,
     /// Pin threads to cores where there are enough.
     pub pin: bool,
     /// The time the whole run's rounds share (`None` for `--quick`, whose
@@ -86,8 +93,13 @@ pub const DEFAULT_TIME: Duration = Duration::from_secs(150);
 pub const USAGE: &str = "\
 usage: report [--suite spsc|mpmc|disruptor|waiting|channels|all] [--rounds N]
               [--goal-rounds N] [--items N] [--time S] [--quick] [--out DIR]
-              [--readme README.md] [--no-pin]
+              [--readme README.md] [--docs docs/performance.md] [--no-pin]
+              [--quiet | --verbose]
        report --compare A/report.json B/report.json
+
+  Prints a progress bar with the time left on stderr (on a terminal only),
+  then a short summary of the goals' verdicts; the full tables go to
+  DIR/report.md (with report.json, README-tables.md and the SVG plots).
 
   --suite    which workloads (default all)
   --rounds   interleaved rounds per workload (default 25; --quick: 2)
@@ -99,8 +111,12 @@ usage: report [--suite spsc|mpmc|disruptor|waiting|channels|all] [--rounds N]
              150); each workload gets the time left divided by the runs left
   --quick    a smoke run of every workload and contender, in seconds
   --out      where the report goes (default target/hotq-report)
-  --readme   also replace the generated tables of this README
+  --readme   also write the summary between this file's hotq-summary markers
+  --docs     also write the full tables between this file's hotq-report markers
   --no-pin   leave every thread to the scheduler
+  --quiet    print nothing but errors (no bar, no summary); the files are
+             written as usual and the exit status says whether they were
+  --verbose  also print a line per round of each workload
   --compare  print two runs' verdicts side by side; exit 1 if any goal's differs
   HOTQ_CORES=0,2,4,1,3,5  pin to these cores, in this order (the first two
              take the two-thread workloads)";
@@ -116,6 +132,8 @@ impl Options {
             quick: false,
             out: default_out(),
             readme: None,
+            docs: None,
+            verbosity: Verbosity::Normal,
             pin: true,
             time: None,
             schedule: None,
@@ -146,6 +164,9 @@ impl Options {
                 "--quick" => o.quick = true,
                 "--out" => o.out = value("--out")?.into(),
                 "--readme" => o.readme = Some(value("--readme")?.into()),
+                "--docs" => o.docs = Some(value("--docs")?.into()),
+                "-q" | "--quiet" => o.verbosity = Verbosity::Quiet,
+                "-v" | "--verbose" => o.verbosity = Verbosity::Verbose,
                 "--time" => time = Some(Duration::from_secs(number(&value("--time")?, "--time")?)),
                 "--no-pin" => o.pin = false,
                 "--compare" => {
@@ -272,6 +293,14 @@ mod tests {
             Some(30)
         );
         assert!(parse("--goal-rounds 0").unwrap_err().contains("positive"));
+        assert_eq!(o.verbosity, Verbosity::Normal);
+        assert_eq!(parse("--quiet").unwrap().verbosity, Verbosity::Quiet);
+        assert_eq!(parse("-v").unwrap().verbosity, Verbosity::Verbose);
+        let o = parse("--readme R.md --docs docs/p.md").unwrap();
+        assert_eq!(
+            (o.readme, o.docs),
+            (Some("R.md".into()), Some("docs/p.md".into()))
+        );
     }
 
     #[test]

@@ -117,7 +117,7 @@ const AMD: [Event; 2] = [
 /// ones, and the vendor's line-transfer events by `/proc/cpuinfo`'s
 /// `vendor_id`.
 pub fn events() -> Vec<Event> {
-    let vendor = crate::report::header::cpuinfo("vendor_id").unwrap_or_default();
+    let vendor = crate::cpuinfo::field("vendor_id").unwrap_or_default();
     let mut all = SOFTWARE_EVENTS.to_vec();
     all.extend(GENERIC);
     match vendor.as_str() {

@@ -1,24 +1,39 @@
 //! hotq-benches: the comparative benchmark report (`cargo run --release -p
-//! hotq-benches`) and what the criterion benches share with it.
+//! hotq-benches`) and what the criterion benches and the probes share
+//! with it.
 //!
-//! - [`channel`]: the trait a contender's adapter implements; the adapters
-//!   live in [`contenders`], one file each; [`sequenced`] has the disruptor
-//!   suite's trait and adapters.
-//! - [`workloads`]: the shapes of work, generic over a contender, and the
-//!   physical floor ([`workloads::floor`]).
-//! - [`rounds`]: interleaved rounds with the load of other processes.
-//! - [`report`]: Markdown, JSON and SVG.
+//! The modules import one way, from the top of this list down (the test
+//! `tests/import_graph.rs` fails on any circle):
+//!
+//! - the report ([`report`]): statistics, verdicts, Markdown, JSON and
+//!   SVG, read off the [`results`] alone (and the goals off the names the
+//!   suites give their workloads and contenders);
+//! - the suites ([`suites`]): which workloads run, with which contenders
+//!   and sizes, as the command line ([`cli`]) asks;
+//! - the round scheduler ([`rounds`]): interleaved rounds under one time
+//!   budget, with the load of other processes and the machine's mode
+//!   beside each figure, and the [`progress`] shown meanwhile;
+//! - the workloads, generic over a contender: [`workloads`] (SPSC, MPMC,
+//!   round trip, the physical floor), [`sequenced`] (the disruptor
+//!   topologies), [`async_channels`], [`waiting`] (blocking, async, wake-up);
+//! - the contenders: [`channel`] (the trait an adapter implements),
+//!   [`contenders`] (one adapter a file), and the adapters in the folders
+//!   above;
+//! - the bottom: [`results`] (what a run measured), [`wait`] (the one wait
+//!   loop), [`pin`], [`load`], [`summary`], [`cpuinfo`], `counters`.
 
 pub mod async_channels;
 pub mod channel;
-pub mod channels;
 pub mod cli;
 pub mod contenders;
 #[cfg(target_os = "linux")]
 pub mod counters;
+pub mod cpuinfo;
 pub mod load;
 pub mod pin;
+pub mod progress;
 pub mod report;
+pub mod results;
 pub mod rounds;
 pub mod sequenced;
 pub mod suites;

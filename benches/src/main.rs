@@ -1,14 +1,19 @@
 //! The comparative benchmark report: `cargo run --release -p hotq-benches
-//! [-- --help]`. Progress on stderr, the tables on stdout, and report.md,
-//! report.json, README-tables.md and SVG plots in the output folder.
+//! [-- --help]`. A progress bar on stderr (on a terminal), a short summary
+//! of the verdicts on stdout, and report.md, report.json, README-tables.md
+//! and SVG plots in the output folder.
 
 use std::fs;
 use std::process::ExitCode;
 use std::time::Instant;
 
 use hotq_benches::cli::{Options, USAGE};
-use hotq_benches::report::{compare, goals, header::Header, json, markdown, plot, readme};
-use hotq_benches::rounds::{self, Unit};
+use hotq_benches::progress::{Progress, Verbosity};
+use hotq_benches::report::{
+    compare, goals, header::Header, json, markdown, plot, readme, verdicts,
+};
+use hotq_benches::results::Unit;
+use hotq_benches::rounds;
 use hotq_benches::{pin, suites};
 
 /// `--compare`: two runs' verdicts side by side; fails when any differs.
@@ -61,6 +66,13 @@ fn main() -> ExitCode {
     if cfg!(debug_assertions) && !o.quick {
         eprintln!("report: this is a debug build; its figures mean nothing (use --release)");
     }
+    // A document without its markers fails now, not after the run.
+    for (path, markers) in [(&o.readme, readme::SUMMARY), (&o.docs, readme::TABLES)] {
+        if let Some(Err(e)) = path.as_deref().map(|p| readme::check(p, markers)) {
+            eprintln!("report: {e}");
+            return ExitCode::from(2);
+        }
+    }
     pin::configure(o.pin);
     let mut params = suites::params(&o);
     if let (true, Ok(list)) = (o.pin, std::env::var("HOTQ_CORES")) {
@@ -68,15 +80,28 @@ fn main() -> ExitCode {
     }
     let header = Header::now(pin::cores() >= 2, params);
     let t0 = Instant::now();
-    let workloads = rounds::run(suites::run(&o), o.schedule.as_deref());
-    if let Some(s) = &o.schedule {
+    let say = o.verbosity != Verbosity::Quiet;
+    let progress = Progress::new(o.verbosity);
+    // The report says which workloads decide a goal; they get
+    // --goal-rounds (the scheduler below does not read the report).
+    let pending = suites::run(&o)
+        .into_iter()
+        .map(|p| match goals::decides_a_goal(p.name()) {
+            true => p.deciding_a_goal(),
+            false => p,
+        })
+        .collect();
+    let workloads = rounds::run(pending, o.schedule.as_deref(), &progress);
+    if let (Some(s), true) = (&o.schedule, say) {
         eprintln!(
             "report: {} runs (contenders × (rounds + calibration)) shared {} s",
             s.slots(),
             s.total().as_secs()
         );
     }
-    eprintln!("report: ran in {:.0} s", t0.elapsed().as_secs_f64());
+    if say {
+        eprintln!("report: ran in {:.0} s", t0.elapsed().as_secs_f64());
+    }
 
     if let Err(e) = fs::create_dir_all(&o.out) {
         eprintln!("report: cannot create {}: {e}", o.out.display());
@@ -103,12 +128,13 @@ fn main() -> ExitCode {
             draw(name.clone(), plot::percentiles(w, &o.out.join(&name)));
         }
     }
+    // The tables go to report.md, not the terminal: thousands of lines
+    // there hid the verdicts; the terminal gets their summary below.
     let md = markdown::report(&header, &workloads, &plots);
-    print!("{md}");
-    let tables = markdown::readme(&header, &workloads);
+    let tables = markdown::docs(&header, &workloads);
     let json = json::render(&header, &workloads);
     let written = [
-        ("report.md", md.clone()),
+        ("report.md", md),
         ("README-tables.md", tables.clone()),
         (
             "report.json",
@@ -121,13 +147,47 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     }
-    if let Some(path) = &o.readme {
-        if let Err(e) = readme::update(path, &tables) {
-            eprintln!("report: cannot update {}: {e}", path.display());
+    if let Some(path) = &o.docs {
+        if let Err(e) = readme::update(path, readme::TABLES, &tables) {
+            eprintln!("report: {e}");
             return ExitCode::FAILURE;
         }
-        eprintln!("report: updated the tables in {}", path.display());
+        if say {
+            eprintln!("report: updated the tables in {}", path.display());
+        }
     }
-    eprintln!("report: wrote {}", o.out.display());
+    if let Some(path) = &o.readme {
+        let summary = verdicts::readme(&header, &goals, &docs_link(path, o.docs.as_deref()));
+        if let Err(e) = readme::update(path, readme::SUMMARY, &summary) {
+            eprintln!("report: {e}");
+            return ExitCode::FAILURE;
+        }
+        if say {
+            eprintln!("report: updated the summary in {}", path.display());
+        }
+    }
+    if say {
+        // The default folder is `benches/../target/…`: say where it is.
+        let out = fs::canonicalize(&o.out).unwrap_or_else(|_| o.out.clone());
+        eprintln!("report: wrote {}", out.display());
+        print!(
+            "\n{}",
+            verdicts::terminal(&goals, &out.join("report.md").display().to_string())
+        );
+    }
     ExitCode::SUCCESS
+}
+
+/// The link from the README at `readme` to the document with the tables:
+/// `docs` relative to the README's folder where it lies under it, else as
+/// given; docs/performance.md when there is none.
+fn docs_link(readme: &std::path::Path, docs: Option<&std::path::Path>) -> String {
+    let Some(docs) = docs else {
+        return "docs/performance.md".into();
+    };
+    let folder = readme.parent().unwrap_or(std::path::Path::new(""));
+    docs.strip_prefix(folder)
+        .unwrap_or(docs)
+        .display()
+        .to_string()
 }

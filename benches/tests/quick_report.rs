@@ -85,10 +85,14 @@ fn out_dir() -> PathBuf {
 /// Runs `report --quick`, failing if it outlives [`DEADLINE`]. Its stdout
 /// is read while it runs: a report that prints more than the pipe holds
 /// (64 KiB on Linux) would otherwise block on its write and never exit.
-fn run_quick(out: &PathBuf) -> String {
+fn run_quick(out: &PathBuf, readme: &PathBuf, docs: &PathBuf) -> String {
     let mut child = Command::new(env!("CARGO_BIN_EXE_report"))
         .args(["--quick", "--out"])
         .arg(out)
+        .arg("--readme")
+        .arg(readme)
+        .arg("--docs")
+        .arg(docs)
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
@@ -125,10 +129,53 @@ fn quick_report_gives_every_contender_a_figure_and_valid_json() {
     sequenced::each_ring(&mut names);
 
     let out = out_dir();
-    let stdout = run_quick(&out);
+    // A README and a performance document with their markers, beside the
+    // output (the report writes the summary into one, the tables into the
+    // other).
+    std::fs::create_dir_all(&out).unwrap();
+    let (readme, docs) = (out.join("README.md"), out.join("performance.md"));
+    let summary = (
+        "<!-- hotq-summary:begin (generated: do not edit by hand) -->",
+        "<!-- hotq-summary:end -->",
+    );
+    let tables = (
+        "<!-- hotq-report:begin (generated: do not edit by hand) -->",
+        "<!-- hotq-report:end -->",
+    );
+    std::fs::write(
+        &readme,
+        format!("# hotq\n{}\nold\n{}\nend\n", summary.0, summary.1),
+    )
+    .unwrap();
+    std::fs::write(
+        &docs,
+        format!("# perf\n{}\nold\n{}\nend\n", tables.0, tables.1),
+    )
+    .unwrap();
+    let stdout = run_quick(&out, &readme, &docs);
+    let readme = std::fs::read_to_string(&readme).unwrap();
     assert!(
-        stdout.contains("# hotq benchmark report"),
-        "the tables go to stdout"
+        readme.starts_with(&format!("# hotq\n{}\n\nMeasured ", summary.0))
+            && readme.contains("performance goals (not tests)")
+            && readme.contains("[performance.md](performance.md)")
+            && readme.ends_with(&format!("{}\nend\n", summary.1))
+            && !readme.contains("old"),
+        "{readme}"
+    );
+    let docs = std::fs::read_to_string(&docs).unwrap();
+    assert!(
+        docs.contains("| contender |") && docs.contains("**goals**") && !docs.contains("old\n"),
+        "{docs}"
+    );
+    // The terminal gets the verdicts' summary; the tables go to report.md.
+    assert!(
+        stdout.contains(" goals: ") && stdout.contains("report.md"),
+        "the summary goes to stdout: {stdout}"
+    );
+    assert!(
+        !stdout.contains("# hotq benchmark report") && stdout.lines().count() <= 60,
+        "no tables on the terminal: {} lines",
+        stdout.lines().count()
     );
 
     let json: Value = serde_json::from_str(
@@ -349,5 +396,9 @@ fn quick_report_gives_every_contender_a_figure_and_valid_json() {
     );
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert!(md.contains("median ratio [95 % interval]") && md.contains("core distance per round"));
+    assert!(
+        md.starts_with("# hotq benchmark report")
+            && md.contains("## How to read it\n\n- **Rounds.**")
+    );
     let _ = std::fs::remove_dir_all(&out);
 }

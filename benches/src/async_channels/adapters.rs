@@ -1,7 +1,7 @@
 //! The async contenders: a few lines each, over each crate's own async
 //! send and receive.
 
-use super::AsyncChan;
+use super::contender::AsyncChan;
 use crate::channel::Kind;
 
 /// `hotq_mpmc::bounded`, `send_async`/`recv_async`.

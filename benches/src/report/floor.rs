@@ -8,7 +8,7 @@
 //! [`workloads::floor::distance`]: crate::workloads::floor::distance
 
 use crate::channel::Kind;
-use crate::rounds::{Unit, Workload};
+use crate::results::{Unit, Workload};
 use crate::summary::Summary;
 
 /// A floor that moved by more than this factor (max ÷ min over the

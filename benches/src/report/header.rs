@@ -1,6 +1,5 @@
 //! What the report says about where and how it was measured.
 
-use std::fs;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// Versions of the contenders' crates, from Cargo.lock at build time.
@@ -28,7 +27,7 @@ pub struct Header {
 impl Header {
     /// Reads the machine's facts now.
     pub fn now(pinned: bool, params: Vec<(String, String)>) -> Header {
-        let cpu = cpuinfo("model name").unwrap_or_else(|| "unknown".into());
+        let cpu = crate::cpuinfo::field("model name").unwrap_or_else(|| "unknown".into());
         Header {
             date: utc_now(),
             cpu,
@@ -39,17 +38,6 @@ impl Header {
             params,
         }
     }
-}
-
-/// The first value of `field` in /proc/cpuinfo (`model name`,
-/// `vendor_id`), trimmed; `None` where there is no such file or field.
-pub fn cpuinfo(field: &str) -> Option<String> {
-    fs::read_to_string("/proc/cpuinfo").ok().and_then(|s| {
-        s.lines()
-            .find(|l| l.starts_with(field))
-            .and_then(|l| l.split(':').nth(1))
-            .map(|v| v.trim().to_string())
-    })
 }
 
 /// `YYYY-MM-DD HH:MM UTC` from the system clock.

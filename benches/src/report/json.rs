@@ -9,7 +9,7 @@ use super::goals::{self, Evidence};
 use super::header::{CRATE_VERSIONS, Header};
 use super::stats;
 use super::{bootstrap, floor};
-use crate::rounds::Workload;
+use crate::results::Workload;
 use crate::summary::Summary;
 
 fn summary(s: Option<Summary>) -> Value {

@@ -1,4 +1,5 @@
-//! Turning workloads into the report: Markdown tables, JSON, SVG plots.
+//! Turning workloads into the report: Markdown tables, JSON, SVG plots,
+//! and the summary of the verdicts.
 
 pub mod bootstrap;
 pub mod compare;
@@ -10,3 +11,4 @@ pub mod markdown;
 pub mod plot;
 pub mod readme;
 pub mod stats;
+pub mod verdicts;

@@ -4,7 +4,7 @@
 
 use super::bootstrap::{self, Interval};
 use crate::channel::Kind;
-use crate::rounds::{Row, Workload};
+use crate::results::{Row, Workload};
 use crate::summary::Summary;
 
 /// The name of the lock-based baseline ratios are taken against.

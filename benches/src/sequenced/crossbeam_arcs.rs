@@ -7,7 +7,9 @@ use std::thread::{self, JoinHandle};
 
 use crossbeam_channel::{Receiver, Sender, bounded};
 
-use super::{Handler, Publisher, Ring, Topology};
+use super::ring::{Publisher, Ring};
+use super::tally::Handler;
+use super::topology::Topology;
 use crate::channel::Kind;
 
 /// Joins the consumer threads when the last publisher lets go of it.

@@ -6,11 +6,11 @@
 //! on a full ring whatever the strategy. It needs a ring of at least 64
 //! events for several producers; the suite's default size is above that.
 
-use std::time::Duration;
-
 use disruptor::{BusySpin, Sequence, Sleep, wait_strategies::WaitStrategy};
 
-use super::{Handler, Publisher, Ring, Topology};
+use super::ring::{NAP, Publisher, Ring};
+use super::tally::Handler;
+use super::topology::Topology;
 use crate::channel::Kind;
 
 /// The event on the ring.
@@ -50,12 +50,6 @@ impl Ring for DisruptorCrate {
         build(BusySpin, topology, size, handlers)
     }
 }
-
-/// How long [`DisruptorCrateSleep`] sleeps per empty poll: the nap of
-/// hotq-disruptor's `Sleeping` (Linux rounds it up to some 50 µs of timer
-/// slack), short against the time a ring of the suite's size takes to
-/// fill.
-pub const NAP: Duration = Duration::from_micros(10);
 
 /// `disruptor` 4.4 with `Sleep::new(NAP)`: each poll that finds nothing
 /// sleeps.

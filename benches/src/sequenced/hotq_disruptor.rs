@@ -10,7 +10,9 @@
 use hotq_disruptor::wait::{BusySpinWithoutHint, Sleeping, WaitStrategy};
 use hotq_disruptor::{Disruptor, Producer, Sequence};
 
-use super::{Handler, Publisher, Ring, Topology};
+use super::ring::{Publisher, Ring};
+use super::tally::Handler;
+use super::topology::Topology;
 use crate::channel::Kind;
 
 /// The event on the ring.
@@ -66,7 +68,7 @@ impl Ring for HotqDisruptorSleeping {
 
     fn build(topology: Topology, size: usize, handlers: Vec<Handler>) -> Vec<Box<dyn Publisher>> {
         build(
-            Sleeping::new(super::NAP).with_tries(0, 0),
+            Sleeping::new(super::ring::NAP).with_tries(0, 0),
             topology,
             size,
             handlers,

@@ -1,79 +1,14 @@
 //! What waiting costs when there is nothing to do: how long a parked
 //! consumer takes to wake for an item, and how much CPU it burns while it
-//! waits.
+//! waits (the workloads; `suites::wake` makes them a suite's rows).
 
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::channel::{Channel, Shared};
-use crate::cli::Options;
-use crate::contenders::{ChannelVisitor, SharedVisitor};
-use crate::rounds::{Entry, Measured, Pending, Unit, workload};
-use crate::workloads::floor;
+use crate::channel::Channel;
+use crate::results::Measured;
 use crate::workloads::round_trip::histogram;
 use hotq_testkit::thread_cpu_time;
-
-/// The rows of the two workloads here, one per contender a visitor is
-/// given (the `waiting` suite's blocking queues, the `channels` suite's
-/// channels): [`wake_up_latency`] and [`idle_cpu`].
-#[derive(Default)]
-pub struct Rows {
-    latency: Vec<Entry>,
-    idle: Vec<Entry>,
-}
-
-impl Rows {
-    /// Adds `C`'s rows.
-    pub fn add<C: Channel>(&mut self) {
-        self.latency
-            .push(Entry::new(C::NAME, C::KIND, wake_up_latency::<C>));
-        self.idle.push(Entry::new(C::NAME, C::KIND, idle_cpu::<C>));
-    }
-
-    /// The two workloads of `suite`, named `{prefix}wake-up latency`
-    /// and `{prefix}idle CPU` (workload names are unique in a report:
-    /// goals find a workload by its name).
-    pub fn workloads(mut self, suite: &'static str, prefix: &str, o: &Options) -> [Pending; 2] {
-        self.latency.push(floor::probe(Unit::Nanos));
-        self.idle.push(floor::probe(Unit::Nanos));
-        [
-            workload(
-                suite,
-                format!("{prefix}wake-up latency"),
-                format!(
-                    "a consumer blocked on an empty queue of 8, woken by one item after {PAUSE:?}: from the send's timestamp to the receive's return (median; timer calls included){}",
-                    floor::PROBE_WORDS
-                ),
-                Unit::Nanos,
-                o.plan(super::WAKES),
-                self.latency,
-            ),
-            workload(
-                suite,
-                format!("{prefix}idle CPU"),
-                format!(
-                    "CPU time (ns) per second that a consumer blocked on an empty queue uses, from its thread's CPU clock, over {IDLE:?}{}",
-                    floor::PROBE_WORDS
-                ),
-                Unit::Nanos,
-                o.plan(1),
-                self.idle,
-            ),
-        ]
-    }
-}
-
-impl ChannelVisitor for Rows {
-    fn visit<C: Channel>(&mut self) {
-        self.add::<C>();
-    }
-}
-
-impl SharedVisitor for Rows {
-    fn visit<C: Shared>(&mut self) {
-        self.add::<C>();
-    }
-}
 
 /// How long the producer lets the consumer wait before each item: long
 /// enough for any bounded spin before parking to be over.

@@ -15,8 +15,8 @@
 //! to 8P8C, a tokio runtime of two workers, wake-ups), runs on the same
 //! two cores, and what it meets there (a core pair that keeps pace or
 //! falls behind, another process holding a core) is what the two-core
-//! floor measures: it gets the floor as a [`probe`], one short run per
-//! round, so its goals are decided by its rounds' mode too.
+//! floor measures: it gets the floor as a probe (`suites::probe`), one
+//! short run per round, so its goals are decided by its rounds' mode too.
 
 use std::hint::spin_loop;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -24,35 +24,12 @@ use std::time::Instant;
 
 use crossbeam_utils::CachePadded;
 
-use crate::channel::Kind;
-use crate::rounds::{Entry, Measured, Unit};
+use crate::results::Measured;
 use crate::workloads::pair::pair;
 use crate::workloads::round_trip::{WARM_UP_TRIPS, time_each};
 
 /// Name of the floor rows.
 pub const LIMIT: &str = "limit";
-
-/// Lines in flight of the probe's throughput floor: a ring of the MPMC
-/// suite's capacity (1024 items), as its `limit` row.
-const PROBE_CAPACITY: usize = 1024;
-
-/// The floor as a mode probe beside a workload's contenders (see
-/// [`Entry::probe`]): the line-handover floor for a throughput workload,
-/// the bounce for one timed in ns (round trips, wake-ups, idle CPU), so
-/// its fast mode is the better figure of the workload's own unit. A short
-/// run each round: no run of it is planned over 10 ms, and it ignores the
-/// workload's item count (the idle-CPU workload's is 1).
-pub fn probe(unit: Unit) -> Entry {
-    match unit {
-        Unit::MItemsPerSec => Entry::probe(LIMIT, Kind::Limit, 100_000_000, |items| {
-            throughput(items, PROBE_CAPACITY).into()
-        }),
-        Unit::Nanos => Entry::probe(LIMIT, Kind::Limit, 1_000_000, round_trip),
-    }
-}
-
-/// The words a workload's parameters end with when it runs [`probe`].
-pub const PROBE_WORDS: &str = "; `limit` is the two-core floor (a cache line handed over, or bounced for times), one short run per round as the probe of the machine's mode";
 
 /// Items per cache line (the eighth word is the stamp).
 const PER_LINE: usize = 7;

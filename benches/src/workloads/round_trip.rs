@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use hdrhistogram::Histogram;
 
 use crate::channel::Channel;
-use crate::rounds::Measured;
+use crate::results::Measured;
 use crate::workloads::pair::pair;
 
 /// Trips not recorded at the start of a run (caches and branch predictors
@@ -44,7 +44,7 @@ pub fn time_each(trips: u64, mut trip: impl FnMut(u64)) -> Measured {
 }
 
 /// Makes `trips` trips with `trip`, with no timer call between them (for
-/// counting what a trip costs, `examples/spsc_lines.rs`); returns the wall
+/// counting what a trip costs, `probes/spsc_lines.rs`); returns the wall
 /// time of all of them.
 pub fn time_all(trips: u64, mut trip: impl FnMut(u64)) -> Duration {
     let t0 = Instant::now();

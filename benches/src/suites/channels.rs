@@ -1,0 +1,118 @@
+//! The `channels` suite: channels that wait in their own blocking calls,
+//! at 1P1C up to 8P8C (oversubscribed on a 2-core machine: that is the
+//! point: whoever sleeps well moves the most), capacities 1024 and 8;
+//! then how a parked receiver wakes and what it costs while it waits (the
+//! `waiting` suite's [`wake`] workloads, over these channels).
+
+use super::channels_async;
+use super::probe;
+use super::wake::{self, WAKES};
+use crate::channel::{Channel, Shared};
+use crate::cli::Options;
+use crate::contenders::{self, SharedVisitor, SyncChannel};
+use crate::results::Unit;
+use crate::rounds::{Entry, Pending, workload};
+use crate::waiting::wake::{IDLE, PAUSE};
+use crate::workloads::mpmc;
+
+/// Shapes (producers, consumers).
+pub const SHAPES: [(u64, u64); 4] = [(1, 1), (2, 2), (4, 4), (8, 8)];
+/// Capacities: roomy, and small enough that both sides block often.
+pub const CAPACITIES: [usize; 2] = [1024, 8];
+
+/// The suite's line in the report's header.
+pub fn params(o: &Options) -> (String, String) {
+    (
+        "channels (blocking)".to_string(),
+        format!(
+            "up to {} u64 items per round, capacities {CAPACITIES:?}, shapes 1P1C 2P2C 4P4C 8P8C, each channel in its own blocking send/recv; wake-up latency over up to {} wake-ups after {:?} pauses; idle CPU over {:?} blocked",
+            o.items, WAKES, PAUSE, IDLE
+        ),
+    )
+}
+
+/// Runs the suite's workloads into `out`: the blocking shapes, the
+/// async ones (`async_channels`), then the wake-up latency and idle CPU.
+pub fn suite(o: &Options, out: &mut Vec<Pending>) {
+    blocking(o, out);
+    channels_async::suite(o, out);
+    waits(o, out);
+}
+
+/// Prefix of the wake-up and idle workloads' names (the `waiting` suite
+/// has workloads of the same names without it).
+pub const WAITS: &str = "channel ";
+
+/// Every channel of the blocking shapes, and `mpsc::sync_channel` (one
+/// receiver is all these workloads need).
+fn waits(o: &Options, out: &mut Vec<Pending>) {
+    let mut rows = wake::Rows::default();
+    contenders::each_waiting_channel(&mut rows);
+    rows.add::<SyncChannel>();
+    out.extend(rows.workloads("channels (blocking)", WAITS, o));
+}
+
+fn blocking(o: &Options, out: &mut Vec<Pending>) {
+    struct Shape {
+        producers: u64,
+        consumers: u64,
+        capacity: usize,
+        entries: Vec<Entry>,
+    }
+    impl SharedVisitor for Shape {
+        fn visit<C: Shared>(&mut self) {
+            let (p, c, cap) = (self.producers, self.consumers, self.capacity);
+            self.entries
+                .push(Entry::new(C::NAME, C::KIND, move |items| {
+                    mpmc::throughput::<C>(p, c, items, cap).into()
+                }));
+        }
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as u64;
+    for capacity in CAPACITIES {
+        for (producers, consumers) in SHAPES {
+            let mut v = Shape {
+                producers,
+                consumers,
+                capacity,
+                entries: Vec::new(),
+            };
+            contenders::each_waiting_channel(&mut v);
+            if consumers == 1 {
+                // One receiver: std's channel runs this shape (the only
+                // one-consumer shape of the blocking half).
+                v.entries.push(Entry::new(
+                    SyncChannel::NAME,
+                    SyncChannel::KIND,
+                    move |items| {
+                        mpmc::throughput_mpsc::<SyncChannel>(producers, items, capacity).into()
+                    },
+                ));
+            }
+            let threads = producers + consumers;
+            let over = if threads > cores {
+                format!(", {threads} threads on {cores} cores (oversubscribed)")
+            } else {
+                String::new()
+            };
+            let sync = if consumers == 1 {
+                ""
+            } else {
+                " (mpsc::sync_channel is absent: its receiver cannot be shared)"
+            };
+            v.entries.push(probe::probe(Unit::MItemsPerSec));
+            let params = format!(
+                "{producers} producers, {consumers} consumers, u64 items, capacity {capacity}{over}; every channel blocks in its own send/recv{sync}{}",
+                probe::PROBE_WORDS
+            );
+            out.push(workload(
+                "channels (blocking)",
+                format!("{producers}P{consumers}C cap {capacity}"),
+                params,
+                Unit::MItemsPerSec,
+                o.plan(o.items),
+                v.entries,
+            ));
+        }
+    }
+}
