@@ -117,10 +117,63 @@ pub(crate) mod thread {
     pub(crate) use std::thread::{Thread, current, park, park_timeout, yield_now};
 }
 
-/// Threads under loom (see the `std` version).
+/// Threads under loom (see the `std` version). A thread parks on a
+/// parker of its own, not in `loom::thread::park`: loom's
+/// `Thread::unpark` resumes its target whatever the target is blocked on
+/// (loom issue #249), and an unpark may always come late, after the
+/// waiter has left (a waker taken just before the wait ended). Measured in
+/// a user's model (`examples/verify-pipeline`): the late unpark resumed a
+/// thread blocked on hotq-mpmc's waiter lock, and loom failed correct code
+/// with "expected to be able to acquire lock". A `Notify` wakes only a
+/// wait on itself, keeps one token as `std`'s park does, and loom explores
+/// one spurious return from each.
 #[cfg(all(feature = "std", loom))]
 pub(crate) mod thread {
-    pub(crate) use loom::thread::{Thread, current, park, yield_now};
+    use loom::sync::{Condvar, Mutex};
+    use std::sync::Arc;
+
+    pub(crate) use loom::thread::yield_now;
+
+    /// One thread's parking spot: its token, and the condition variable
+    /// it waits on for the token.
+    struct Parker {
+        token: Mutex<bool>,
+        unparked: Condvar,
+    }
+
+    /// A handle to unpark one thread.
+    #[derive(Clone)]
+    pub(crate) struct Thread(Arc<Parker>);
+
+    loom::thread_local! {
+        static PARKER: Arc<Parker> = Arc::new(Parker {
+            token: Mutex::new(false),
+            unparked: Condvar::new(),
+        });
+    }
+
+    pub(crate) fn current() -> Thread {
+        PARKER.with(|parker| Thread(Arc::clone(parker)))
+    }
+
+    impl Thread {
+        /// Makes the token available and wakes the thread if it waits.
+        pub(crate) fn unpark(&self) {
+            *self.0.token.lock().unwrap() = true;
+            self.0.unparked.notify_one();
+        }
+    }
+
+    /// Waits for the token, and takes it.
+    pub(crate) fn park() {
+        PARKER.with(|parker| {
+            let mut token = parker.token.lock().unwrap();
+            while !*token {
+                token = parker.unparked.wait(token).unwrap();
+            }
+            *token = false;
+        });
+    }
 
     /// Loom has no clock: parks until unparked.
     pub(crate) fn park_timeout(_timeout: std::time::Duration) {

@@ -18,7 +18,7 @@ pub(crate) use loom::sync::atomic::AtomicBool;
 #[cfg(loom)]
 pub(crate) use loom::sync::{Arc, Mutex};
 #[cfg(loom)]
-pub(crate) use loom::thread::{Thread, current};
+pub(crate) use parker::{Thread, current};
 
 /// The working side's load of a waiter flag, right after its operation's
 /// claim (a `SeqCst` CAS in `Queue::push`/`pop`).
@@ -91,13 +91,71 @@ pub(crate) fn park(deadline: Option<Instant>) -> bool {
     }
 }
 
+/// Parking under loom: each thread parks on a parker of its own, not in `loom::thread::park`. Loom's `Thread::unpark` resumes its
+/// target whatever the target is blocked on (loom issue #249), and a
+/// notifier's unpark may always come late, after the waiter has left (it
+/// took the waiter off the list just before the waiter's own re-try
+/// succeeded). Measured in a user's model (`examples/verify-pipeline`): a
+/// late unpark resumed a thread blocked on this crate's waiter lock, and
+/// loom failed correct code with "expected to be able to acquire lock". A token
+/// under a mutex with a condition variable wakes only a wait on itself, as
+/// `std`'s park does. (A `loom::sync::Notify` would too, but loom explores
+/// a spurious return from each, and the pipeline's blocking model went
+/// from 13.6 s to over 300 s at preemption bound 2.)
+#[cfg(loom)]
+mod parker {
+    use loom::sync::{Condvar, Mutex};
+    use std::sync::Arc;
+
+    /// One thread's parking spot: its token, and the condition variable
+    /// it waits on for the token.
+    struct Parker {
+        token: Mutex<bool>,
+        unparked: Condvar,
+    }
+
+    /// A handle to unpark one thread.
+    #[derive(Clone)]
+    pub(crate) struct Thread(Arc<Parker>);
+
+    loom::thread_local! {
+        static PARKER: Arc<Parker> = Arc::new(Parker {
+            token: Mutex::new(false),
+            unparked: Condvar::new(),
+        });
+    }
+
+    pub(crate) fn current() -> Thread {
+        PARKER.with(|parker| Thread(Arc::clone(parker)))
+    }
+
+    impl Thread {
+        /// Makes the token available and wakes the thread if it waits.
+        pub(crate) fn unpark(&self) {
+            *self.0.token.lock().unwrap() = true;
+            self.0.unparked.notify_one();
+        }
+    }
+
+    /// Waits for the token, and takes it.
+    pub(crate) fn park() {
+        PARKER.with(|parker| {
+            let mut token = parker.token.lock().unwrap();
+            while !*token {
+                token = parker.unparked.wait(token).unwrap();
+            }
+            *token = false;
+        });
+    }
+}
+
 /// Under loom a timed park is one yield and then the deadline passes: loom
 /// has no clock, and this makes every timed wait race its own timeout.
 #[cfg(loom)]
 pub(crate) fn park(deadline: Option<Instant>) -> bool {
     match deadline {
         None => {
-            loom::thread::park();
+            parker::park();
             true
         }
         Some(_) => {
