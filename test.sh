@@ -553,16 +553,22 @@ docs_rs() {
 # two_producers_two_consumers_capacity_2, and `HOTQ_FULL=1` runs both.
 LOOM_MPMC="--test mpmc"
 [ "$scope" = full ] || LOOM_MPMC="$LOOM_MPMC -- --skip two_producers_two_consumers_capacity_1"
+# The last line is a user's: examples/verify-pipeline's models of its own
+# code with hotq-spsc and hotq-mpmc inside, through the queues' `loom`
+# feature as a dependent crate turns it on (five models, about 20 s; one
+# must fail, and is `#[should_panic]`).
 LOOM_LINES=(
-    "$LOOM_MPMC"
-    "--test disruptor"
-    "--lib --bins --test spsc --test ordering_sites"
-    "--doc"
+    "-p hotq-loom-tests $LOOM_MPMC"
+    "-p hotq-loom-tests --test disruptor"
+    "-p hotq-loom-tests --lib --bins --test spsc --test ordering_sites"
+    "-p hotq-loom-tests --doc"
+    "-p verify-pipeline --test models"
 )
 loom_models() (
     export RUSTFLAGS="--cfg loom" RUSTDOCFLAGS="--cfg loom"
-    local loom=(cargo test --locked --release -p hotq-loom-tests --target-dir target/loom)
-    "${loom[@]}" --no-run && run_two_at_a_time LOOM_LINES "${loom[@]}"
+    local loom=(cargo test --locked --release --target-dir target/loom)
+    "${loom[@]}" -p hotq-loom-tests -p verify-pipeline --no-run &&
+        run_two_at_a_time LOOM_LINES "${loom[@]}"
 )
 
 step "loom models" loom_models

@@ -186,7 +186,45 @@
 //! | diamond | `.handle_events_with(a).handle_events_with(b).then().handle_events_with(c)` |
 //! | any graph | `.named("a").handle_events_with(a).named("b").handle_events_with(b)`<br>`.after(["a"]).named("c").handle_events_with(c).after(["b"]).named("d").handle_events_with(d)`<br>`.after(["c", "d"]).handle_events_with(e)` |
 //! | independent chains | `.handle_events_with(a).then().handle_events_with(b).new_chain().handle_events_with(c)` |
-
+//!
+//! # Model-checking code that uses this crate
+//!
+//! A program can check its own concurrent code with
+//! [loom](https://docs.rs/loom) 0.7 with this crate inside: under `--cfg
+//! loom` and the `loom` feature, the crate's atomics, cells, `Arc`,
+//! parking and wakers are loom's, so loom explores the queue's
+//! interleavings together with the program's. In the program's
+//! `Cargo.toml`:
+//!
+//! ```toml
+//! [target.'cfg(loom)'.dependencies]
+//! hotq-disruptor = { version = "0.1", features = ["loom"] }
+//! loom = "0.7"
+//! ```
+//!
+//! and `RUSTFLAGS="--cfg loom" cargo test --release`. A crate that never
+//! model-checks leaves these lines out, and loom stays out of its
+//! lockfile; `--cfg loom` without the feature is refused with a message.
+//! Give each model a preemption bound (`LOOM_MAX_PREEMPTIONS=3`, or
+//! `loom::model::Builder`'s `preemption_bound`): a model of one item through
+//! a hotq-spsc ring and a hotq-mpmc channel took 2,969,672 executions
+//! (168 s) unbounded and 4,104 (0.3 s) at 3. In the program's own retry
+//! loops, call `loom::thread::yield_now()` each time round, or loom
+//! explores the spin forever. The [guide](https://github.com/hotq/hotq/blob/main/docs/model-checking.md) walks through a
+//! pipeline whose models catch a bug of the program's
+//! (`examples/verify-pipeline`).
+//!
+//! What this crate's calls do inside a model:
+//!
+//! - Every processor is a loom thread, and loom runs at most 5 threads
+//!   (the test's own included): a model has room for a producer or two and
+//!   two or three handlers.
+//! - Every wait strategy's step is a yield (`BusySpin` and `Yielding`
+//!   included); after two in one wait loom stops exploring that branch
+//!   (`loom::skip_branch`), since waiting longer only reads the same
+//!   sequences. `Blocking` parks on loom's mutex and condition variable;
+//!   a timed wait never times out (loom has no clock), and the pacing
+//!   pause and the prefetch are no-ops.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs, missing_debug_implementations)]
 
