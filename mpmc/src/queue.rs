@@ -669,7 +669,7 @@ impl<T> Queue<T> {
     ///
     /// Unchecked: the bounds check costs 2 of the 64 instructions an
     /// uncontended push + pop takes with it (callgrind,
-    /// `benches/examples/hot_path`), and the index is below `capacity` by
+    /// `benches/probes/hot_path`), and the index is below `capacity` by
     /// construction (debug builds check it).
     #[inline]
     fn slot(&self, position: Position) -> &Slot<T> {

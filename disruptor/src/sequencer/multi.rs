@@ -79,7 +79,7 @@ impl AvailabilityFlags {
     /// Half-open loops here and in the consumers' loops (`lo..hi + 1`, not
     /// `lo..=hi`): a `RangeInclusive` carries an "exhausted" flag that the
     /// compiler kept, 12 instructions a flag instead of 5 (callgrind,
-    /// `benches/examples/hot_path`). `hi + 1` does not overflow: sequences
+    /// `benches/probes/hot_path`). `hi + 1` does not overflow: sequences
     /// stay far below `i64::MAX` (see [`Sequence`]).
     #[inline]
     pub(crate) fn publish(&self, lo: Sequence, hi: Sequence) {

@@ -7,7 +7,7 @@
 //! written) from the producer's core, and the producer's next stores wait
 //! for them. On the 2-core VM such a pair moved 10–40 events per look, at
 //! 64–160 M events/s, where a consumer that fell behind read batches of
-//! thousands at 600–1,000 M events/s (`benches/examples/disruptor_regimes.rs`,
+//! thousands at 600–1,000 M events/s (`benches/probes/disruptor_regimes.rs`,
 //! a handler of 0–2 steps): a slower handler made the pair *faster*.
 //!
 //! What: a batch of a stream (at least [`STREAM_MIN`] events already

@@ -29,10 +29,10 @@
 //! What the asymmetric barrier saves, measured with the hidden
 //! `RingBuffer::fenced` (feature `test-hooks`), which builds a fenced ring
 //! where `membarrier` works: one thread filling and draining a ring of 1024
-//! `u64`s (`benches/examples/hot_path`, callgrind) takes 39 instructions per
+//! `u64`s (`benches/probes/hot_path`, callgrind) takes 39 instructions per
 //! push + pop asymmetric and 83 fenced (x86-64: each push and each pop calls
 //! the cold `wake_slow`, whose `fence(SeqCst)` is a `lock or`).
-//! `benches/examples/spsc_fenced_ab` compares the two across threads.
+//! `benches/probes/spsc_fenced_ab` compares the two across threads.
 
 use crate::sync::{MODELLED, Ordering, compiler_fence, fence};
 
