@@ -1,5 +1,7 @@
 //! The ring of pre-allocated events.
 
+use core::mem::{self, ManuallyDrop};
+
 use crate::sequence::Sequence;
 use crate::sync::UnsafeCell;
 
@@ -93,5 +95,20 @@ impl<E> RingBuffer<E> {
     #[inline]
     pub(crate) unsafe fn get_mut_ptr(&self, sequence: Sequence) -> *mut E {
         self.slot(sequence).with_mut(|p| p)
+    }
+}
+
+impl<E> Drop for RingBuffer<E> {
+    /// Drops the events one at a time, first slot to last. If a
+    /// destructor panics, the panic goes on to the dropper and the events
+    /// after it are leaked: a slice's drop glue would go on dropping them
+    /// while the panic unwinds, and abort the process at the next event
+    /// whose destructor panics. A destructor's panic must never become an
+    /// abort, and no event is dropped twice.
+    fn drop(&mut self) {
+        let mut events = ManuallyDrop::new(Vec::from(mem::take(&mut self.slots)).into_iter());
+        events.by_ref().for_each(drop);
+        // No panic: the iterator is empty, and this frees the storage.
+        drop(ManuallyDrop::into_inner(events));
     }
 }

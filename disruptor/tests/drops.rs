@@ -385,8 +385,9 @@ fn a_poller_that_outlives_the_producer_drops_the_events_when_it_goes() {
 /// An event whose `drop` panics, replaced in a publish: the old value's
 /// drop panics out of the closure, the slot holds the new value and is
 /// published, and nothing is dropped twice. Then an event that panics when
-/// the ring drops it: the shutdown that drops the ring unwinds, and every
-/// other event is still dropped once.
+/// the ring drops it (in slot 0, the first the ring drops): the shutdown
+/// that drops the ring unwinds, and the events after it are leaked, never
+/// dropped during the unwind (see the next test).
 #[test]
 fn a_panicking_event_drop_drops_nothing_twice() {
     for producers in BOTH {
@@ -421,14 +422,55 @@ fn a_panicking_event_drop_drops_nothing_twice() {
                     "the ring's drop of a panicking event did not unwind"
                 );
             });
-            // Id 0 (every factory event) `size` times; ids 1..=size, the
-            // replacements (one of them replaced again by id size + 1), and
-            // id size + 1 each once.
+            // Id 0 (every factory event) `size` times; id 1, the first
+            // replacement, replaced again by id size + 1 in slot 0; id
+            // size + 1 once, when the ring drops it and panics; ids
+            // 2..=size, in the slots after it, leaked.
             assert_eq!(drops.drops_of(0), size, "{what}: the factory's events");
-            for id in 1..=size + 1 {
-                assert_eq!(drops.drops_of(id), 1, "{what}: drops of id {id}");
+            assert_eq!(drops.drops_of(1), 1, "{what}: drops of id 1");
+            assert_eq!(
+                drops.drops_of(size + 1),
+                1,
+                "{what}: drops of id {}",
+                size + 1
+            );
+            for id in 2..=size {
+                assert_eq!(
+                    drops.drops_of(id),
+                    0,
+                    "{what}: id {id} dropped after the panic"
+                );
             }
-            assert_eq!(drops.total(), 2 * size + 1, "{what}: drops in all");
+            assert_eq!(drops.total(), size + 2, "{what}: drops in all");
+        }
+    }
+}
+
+/// Every event's destructor panics: dropping the ring (in the shutdown)
+/// panics once and leaks the rest. A slice's drop glue went on dropping
+/// them during the unwind and aborted the process at the second.
+#[test]
+fn a_ring_of_panicking_events_panics_once_and_leaks_the_rest() {
+    for producers in BOTH {
+        for &size in SIZES.iter().filter(|&&s| s > 1) {
+            let drops = DropCounter::leaked();
+            let what = format!("{producers:?} producer, ring of {size}");
+            within(&what, DEADLINE, move || {
+                let mut ids = 0..;
+                let builder = Disruptor::builder(size, move || {
+                    drops.item_panicking_on_drop(ids.next().unwrap())
+                })
+                .wait_strategy(Yielding)
+                .handle_events_with(|_: &Event, _: Sequence, _| {});
+                let p = build(producers, builder);
+                let r = catch_unwind(AssertUnwindSafe(|| p.shutdown()));
+                assert!(
+                    r.is_err(),
+                    "the ring's drop of a panicking event did not unwind"
+                );
+            });
+            assert_eq!(drops.drops_of(0), 1, "{what}: slot 0's event");
+            assert_eq!(drops.total(), 1, "{what}: the events after it leaked");
         }
     }
 }

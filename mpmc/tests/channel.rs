@@ -609,9 +609,43 @@ fn a_panic_in_drop_never_drops_twice() {
     tx.send(counter.item(2)).unwrap();
     let unwound = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || drop(rx)));
     assert!(unwound.is_err(), "the drop's panic reaches the dropper");
-    drop(tx); // the channel goes with its last handle: what is left is dropped
-    for i in 0..3 {
-        assert_eq!(counter.drops_of(i), 1, "item {i}");
+    drop(tx); // the channel goes with its last handle: nothing is left in it
+    // Item 2, after the panicking one, was leaked by the drain's panic (as
+    // crossbeam-channel does), not dropped then or later.
+    assert_eq!(
+        (0..3).map(|i| counter.drops_of(i)).collect::<Vec<_>>(),
+        [1, 1, 0]
+    );
+}
+
+/// crossbeam-channel's `panic_on_drop` scenario, with every item
+/// panicking: whichever handle goes last, the first destructor's panic
+/// reaches the dropper and the rest are leaked. Dropping them while that
+/// panic unwound (the queue's drop, as the unwind dropped the channel)
+/// aborted the process at the second.
+#[test]
+fn a_channel_dropped_with_panicking_items_panics_once_and_leaks_the_rest() {
+    for receiver_last in [false, true] {
+        let counter = DropCounter::leaked();
+        let (tx, rx) = bounded(4);
+        for id in 0..3 {
+            tx.send(counter.item_panicking_on_drop(id)).unwrap();
+        }
+        let unwound = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || {
+            if receiver_last {
+                drop(tx);
+                drop(rx);
+            } else {
+                drop(rx); // the last receiver drains (and panics)
+                drop(tx);
+            }
+        }));
+        assert!(unwound.is_err(), "the destructor's panic was swallowed");
+        assert_eq!(
+            (0..3).map(|id| counter.drops_of(id)).collect::<Vec<_>>(),
+            [1, 0, 0],
+            "receiver last: {receiver_last}"
+        );
     }
 }
 

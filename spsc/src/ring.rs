@@ -421,30 +421,25 @@ impl<T> Drop for RingBuffer<T> {
     }
 }
 
-/// Drops in place the items of (at most) two runs of slots. If a
-/// destructor panics, the rest are still dropped (the panic resumes after),
-/// so no item is leaked or dropped twice on the caller's account.
+/// Drops in place the items of (at most) two runs of slots, first to
+/// last. If a destructor panics, the panic goes on to the caller and the
+/// items after it are leaked: dropping them while it unwinds would abort
+/// the process at the next destructor that panics (a slice's drop glue
+/// does that), and a destructor's panic must never become an abort. So
+/// each item is dropped at most once, as in rtrb and crossbeam-channel.
 ///
 /// # Safety
 ///
 /// Every slot of both runs holds an initialised item that the caller owns
 /// and will consider gone after this call, whether it returns or unwinds.
 pub(crate) unsafe fn drop_runs<T>(runs: [(*mut T, usize); 2]) {
-    struct DropRest<T>((*mut T, usize));
-    impl<T> Drop for DropRest<T> {
-        fn drop(&mut self) {
-            let (first, len) = self.0;
-            // SAFETY: the caller of `drop_runs` promised these items.
-            unsafe { ptr::drop_in_place(ptr::slice_from_raw_parts_mut(first, len)) };
+    for (first, len) in runs {
+        for i in 0..len {
+            // SAFETY: the caller owns the run's `len` initialised items, and
+            // `i < len`; each is dropped here once, and none after a panic.
+            unsafe { ptr::drop_in_place(first.add(i)) };
         }
     }
-    // The guard drops the second run even if a destructor of the first one
-    // panics (a slice's own drop glue already finishes its own run).
-    let rest = DropRest(runs[1]);
-    let (first, len) = runs[0];
-    // SAFETY: as for `DropRest`.
-    unsafe { ptr::drop_in_place(ptr::slice_from_raw_parts_mut(first, len)) };
-    drop(rest);
 }
 
 #[cfg(test)]

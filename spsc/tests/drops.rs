@@ -312,6 +312,45 @@ fn two_panicking_destructors_in_one_commit_neither_abort_nor_drop_twice() {
     drops.assert_each_dropped_once(4);
 }
 
+/// A ring dropped with items whose destructors panic, across the storage's
+/// wrap and with either half dropped last: the first panic reaches the
+/// dropper, the items after the panicking one are leaked, and nothing
+/// aborts or is dropped twice. Dropping the rest while the panic unwinds
+/// (a slice's drop glue does) aborted the process at the second.
+#[test]
+fn a_ring_dropped_with_panicking_items_panics_once_and_leaks_the_rest() {
+    for start in [0, 3] {
+        for consumer_last in [false, true] {
+            let what = format!("indices at {start}, consumer dropped last: {consumer_last}");
+            let drops = DropCounter::leaked();
+            let (mut tx, mut rx) = RingBuffer::new(4);
+            advance_to(&mut tx, &mut rx, drops, 100..100 + start);
+            push_ids(&mut tx, drops, [0]);
+            for id in 1..4 {
+                assert!(tx.push(drops.item_panicking_on_drop(id)).is_ok(), "{what}");
+            }
+            let unwound = catch_unwind(AssertUnwindSafe(move || {
+                if consumer_last {
+                    drop(tx);
+                    drop(rx);
+                } else {
+                    drop(rx);
+                    drop(tx);
+                }
+            }));
+            assert!(
+                unwound.is_err(),
+                "{what}: the destructor's panic was swallowed"
+            );
+            assert_eq!(
+                (0..4).map(|id| drops.drops_of(id)).collect::<Vec<_>>(),
+                [1, 1, 0, 0],
+                "{what}: dropped once up to the panic, leaked after it"
+            );
+        }
+    }
+}
+
 #[test]
 fn write_chunk_drops_each_uncommitted_default_once() {
     let drops = DropCounter::leaked();

@@ -137,6 +137,30 @@ impl<T> Shared<T> {
         self.send_waiters.close();
         self.recv_waiters.close();
     }
+
+    /// Drops every item `next` takes out of the queue, in order. If a
+    /// destructor panics, the panic goes on to the caller and the items
+    /// still inside are taken out and leaked, not dropped: the unwind may
+    /// drop the channel, and the queue's drop would then run the next
+    /// destructor while panicking, which aborts the process. A destructor's
+    /// panic must never become an abort, and no item is dropped twice (as
+    /// in crossbeam-channel).
+    pub(crate) fn drop_all(&self, mut next: impl FnMut() -> Option<T>) {
+        /// On the way out of a panic: empties the queue without dropping.
+        struct LeakTheRest<'a, T>(&'a Queue<T>);
+        impl<T> Drop for LeakTheRest<'_, T> {
+            fn drop(&mut self) {
+                while let Some(item) = self.0.pop() {
+                    core::mem::forget(item);
+                }
+            }
+        }
+        let on_panic = LeakTheRest(&self.queue);
+        while let Some(item) = next() {
+            drop(item);
+        }
+        core::mem::forget(on_panic);
+    }
 }
 
 /// Adds one handle to a count, refusing to wrap (as `Arc` does: only a

@@ -283,9 +283,7 @@ impl<T> Drop for Receiver<T> {
             // sender goes. A send racing this drop whose item the drain
             // misses sees `CLOSED` after its claim and drops what is left
             // itself (the order is in `waiters.rs`): nothing stays inside.
-            while let Some(item) = self.pop_cold() {
-                drop(item);
-            }
+            self.shared.drop_all(|| self.pop_cold());
         }
     }
 }

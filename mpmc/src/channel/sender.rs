@@ -73,9 +73,7 @@ impl<T> Sender<T> {
     #[cold]
     #[inline(never)]
     fn discard(&self) {
-        while let Some(item) = self.shared.queue.pop() {
-            drop(item);
-        }
+        self.shared.drop_all(|| self.shared.queue.pop());
     }
 
     /// Sends `value`, blocking while the channel is full. Fails (giving
