@@ -91,14 +91,15 @@ pub(crate) fn park(deadline: Option<Instant>) -> bool {
     }
 }
 
-/// Parking under loom: each thread parks on a parker of its own, not in `loom::thread::park`. Loom's `Thread::unpark` resumes its
-/// target whatever the target is blocked on (loom issue #249), and a
-/// notifier's unpark may always come late, after the waiter has left (it
-/// took the waiter off the list just before the waiter's own re-try
-/// succeeded). Measured in a user's model (`examples/verify-pipeline`): a
-/// late unpark resumed a thread blocked on this crate's waiter lock, and
-/// loom failed correct code with "expected to be able to acquire lock". A token
-/// under a mutex with a condition variable wakes only a wait on itself, as
+/// Parking under loom: each thread parks on a parker of its own, not in
+/// `loom::thread::park`. Loom's `Thread::unpark` resumes its target
+/// whatever the target is blocked on (loom issue #249), and a notifier's
+/// unpark may always come late, after the waiter has left (it took the
+/// waiter off the list just before the waiter's own re-try succeeded).
+/// Measured in a user's model (`examples/verify-pipeline`): a late unpark
+/// resumed a thread blocked on this crate's waiter lock, and loom failed
+/// correct code with "expected to be able to acquire lock". A token under
+/// a mutex with a condition variable wakes only a wait on itself, as
 /// `std`'s park does. (A `loom::sync::Notify` would too, but loom explores
 /// a spurious return from each, and the pipeline's blocking model went
 /// from 13.6 s to over 300 s at preemption bound 2.)
