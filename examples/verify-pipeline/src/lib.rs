@@ -53,7 +53,7 @@
 //! ```text
 //! running 1 test
 //!
-//! thread 'the_planted_bug_is_caught' panicked at examples/verify-pipeline/tests/models.rs:136:9:
+//! thread 'the_planted_bug_is_caught' panicked at examples/verify-pipeline/tests/models.rs:65:5:
 //! assertion `left == right` failed: lost, duplicated or reordered
 //!   left: [100]
 //!  right: [100, 101]
