@@ -163,6 +163,10 @@
 //!   and [`publish_timeout`](SingleProducer::publish_timeout) bounds a wait
 //!   for room. Dropping the last producer closes the stream without waiting
 //!   on any [`EventPoller`]: pollers get what is left, then `Halted`.
+//! - The events are dropped with the ring, each once. If an event's
+//!   destructor panics then, the panic reaches the dropper and the events
+//!   after it are leaked: a second panicking destructor cannot abort the
+//!   process.
 //!
 //! # Real-time safety and progress
 //!

@@ -48,7 +48,10 @@
 //!   queue waits for it instead, yielding the thread.)
 //! - Every item pushed is popped, evicted by [`force_push`](Queue::force_push),
 //!   or dropped with the queue, exactly once; one producer's items are
-//!   popped in the order it pushed them.
+//!   popped in the order it pushed them. If an item's destructor panics
+//!   while the queue or a channel drops what is left, the panic reaches the
+//!   dropper and the items after it are leaked: none is dropped twice, and
+//!   a second panicking destructor cannot abort the process.
 //! - [`len`](Queue::len) is the length at one instant during the call, which
 //!   other threads may change before you use it.
 //!

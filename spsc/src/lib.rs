@@ -180,7 +180,9 @@
 //! twice or exposes an uninitialised slot. A destructor that panics during
 //! a [`ReadChunk::commit`] cannot cause a double drop either: the items
 //! after it stay in the ring (as in rtrb), and no other destructor runs
-//! during the unwind, so a second panicking one cannot abort.
+//! during the unwind, so a second panicking one cannot abort. Nor when the
+//! ring drops what is left: the first destructor that panics ends the
+//! drop, and the items after it are leaked.
 //!
 //! The implementation is model-checked with loom (`loom-tests/` in the
 //! repository) and stress-tested; see the repository's `README.md`.
