@@ -240,7 +240,7 @@
 #[cfg(all(loom, not(feature = "loom")))]
 compile_error!(
     "hotq-disruptor: `--cfg loom` needs the crate's `loom` feature to model-check code that uses it \
-     (e.g. `[target.'cfg(loom)'.dev-dependencies] hotq-disruptor = { version = \"0.1\", features = [\"loom\"] }`)"
+     (e.g. `[target.'cfg(loom)'.dependencies] hotq-disruptor = { version = \"0.1\", features = [\"loom\"] }`)"
 );
 
 mod affinity;

@@ -266,7 +266,7 @@
 #[cfg(all(loom, not(feature = "loom")))]
 compile_error!(
     "hotq-mpmc: `--cfg loom` needs the crate's `loom` feature to model-check code that uses it \
-     (e.g. `[target.'cfg(loom)'.dev-dependencies] hotq-mpmc = { version = \"0.1\", features = [\"loom\"] }`)"
+     (e.g. `[target.'cfg(loom)'.dependencies] hotq-mpmc = { version = \"0.1\", features = [\"loom\"] }`)"
 );
 
 // The claims are compare-and-swaps: a target without them (such as

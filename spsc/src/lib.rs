@@ -288,7 +288,7 @@
 #[cfg(all(loom, not(feature = "loom")))]
 compile_error!(
     "hotq-spsc: `--cfg loom` needs the crate's `loom` feature to model-check code that uses it \
-     (e.g. `[target.'cfg(loom)'.dev-dependencies] hotq-spsc = { version = \"0.1\", features = [\"loom\"] }`)"
+     (e.g. `[target.'cfg(loom)'.dependencies] hotq-spsc = { version = \"0.1\", features = [\"loom\"] }`)"
 );
 
 // The two halves share the ring through `alloc::sync::Arc`, whose counts
