@@ -100,7 +100,8 @@ pub fn app(o: &Options, path: &Path) -> Result<i32, String> {
         intro: format!(
             "Written by hotq's ordering-mutation tool, \
              `cargo run --release -p hotq-loom-tests --bin mutants -- --path <this crate> \
-             --test-cmd '{command}'` (see hotq's `loom-tests/README.md`, \"Ordering mutants\"). \
+             --test-cmd <command>` (see hotq's `loom-tests/README.md`, \"Ordering mutants\"), \
+             the test command being `{command}`. \
              Each non-`Relaxed` ordering and each fence of `{name}`'s `src/` (test-only modules \
              skipped) is weakened alone in a scratch copy of the crate, and the command runs on \
              it; a mutant is *killed* when the command fails, *timeout* when it ran past its \
@@ -111,7 +112,7 @@ pub fn app(o: &Options, path: &Path) -> Result<i32, String> {
             runner.baseline.as_secs_f64()
         ),
         crates_run: vec![name.clone()],
-        args: std::env::args().skip(1).collect::<Vec<_>>().join(" "),
+        args: report::command_line(),
     };
     let text = report::write_md(&table, &found, old_rows, &results, &allowed, elapsed);
     println!("{text}");

@@ -90,9 +90,25 @@ impl Table<'_> {
                 sites::WRITE_COMMAND
             ),
             crates_run: crates_run.iter().map(|c| c.to_string()).collect(),
-            args: std::env::args().skip(1).collect::<Vec<_>>().join(" "),
+            args: command_line(),
         }
     }
+}
+
+/// This run's arguments as a shell would take them back: one with a space
+/// or a quote is put in single quotes.
+pub fn command_line() -> String {
+    std::env::args()
+        .skip(1)
+        .map(|a| {
+            if a.chars().any(|c| c.is_whitespace() || "'\"$\\".contains(c)) {
+                format!("'{}'", a.replace('\'', r"'\''"))
+            } else {
+                a
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The hotq workspace's sites now: `sites_now` (of the crates run) and

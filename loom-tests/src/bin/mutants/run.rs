@@ -480,7 +480,7 @@ impl<'a> CommandRunner<'a> {
             Ended::Failed => match failed_tests(&log).as_str() {
                 "(crashed)" => (
                     "killed",
-                    "the command failed, no test named (a crash or abort)".to_string(),
+                    "the command failed (its output names no failed test)".to_string(),
                 ),
                 names => ("killed", format!("test {names}")),
             },
