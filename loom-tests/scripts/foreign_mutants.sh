@@ -64,7 +64,7 @@ publish = false
 [dependencies]
 $name = "=$version"
 TOML
-    cargo fetch --quiet --manifest-path "$probe/Cargo.toml"
+    cargo fetch --quiet --manifest-path "$probe/Cargo.toml" </dev/null
     crate=$(ls "${CARGO_HOME:-$HOME/.cargo}"/registry/cache/*/"$name-$version.crate" | head -n 1)
     if [ ! -f "$crate" ]; then
         echo "foreign_mutants: cargo fetched no $name-$version.crate" >&2
@@ -89,7 +89,7 @@ crates | while IFS='|' read -r name version cmd args; do
     # failure of this script: the table says which.
     # shellcheck disable=SC2086
     nice -n 10 cargo run --quiet --release -p hotq-loom-tests --bin mutants -- \
-        --path "$dir" --test-cmd "$cmd" $args ${MUTANTS_ARGS:-} || [ $? -eq 1 ]
+        --path "$dir" --test-cmd "$cmd" $args ${MUTANTS_ARGS:-} </dev/null || [ $? -eq 1 ]
     mkdir -p loom-tests/foreign
     cp "$dir/MUTANTS.md" "loom-tests/foreign/$name-$version.md"
     echo "foreign_mutants: loom-tests/foreign/$name-$version.md" >&2
