@@ -153,7 +153,7 @@ pub fn write_md(
             let key = m.key();
             if let Some(r) = fresh.get(&key) {
                 rows.push(r.clone());
-            } else if let Some(r) = old.get(&key) {
+            } else if let Some(r) = old.get(&key).filter(|r| r.result != "not run") {
                 let mut r = r.clone();
                 r.location = site.location();
                 rows.push(r);
