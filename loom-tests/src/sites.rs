@@ -134,6 +134,10 @@ pub struct Site {
     pub order_bytes: Range<usize>,
     /// Byte range of the whole fence call, for fences.
     pub call_bytes: Option<Range<usize>>,
+    /// Whether the ordering is written as a bare imported name (`Acquire`,
+    /// or a rename of it): a mutant then writes the full path of the
+    /// weaker one, which the file may not import.
+    pub bare: bool,
 }
 
 impl Site {
@@ -231,7 +235,12 @@ impl Mutant {
 
     /// The mutated source of the site's file, given its original text.
     pub fn apply(&self, original: &str) -> String {
+        let full;
         let (range, with) = match self.mutation {
+            Mutation::To(order) if self.site.bare => {
+                full = format!("::core::sync::atomic::Ordering::{order}");
+                (self.site.order_bytes.clone(), full.as_str())
+            }
             Mutation::To(order) => (self.site.order_bytes.clone(), order.name()),
             Mutation::RemoveFence => (
                 self.site
@@ -258,24 +267,62 @@ pub fn present_crates(root: &Path) -> Vec<&'static str> {
         .collect()
 }
 
-/// Every site of crate `krate` (its `src/**/*.rs`, `#[cfg(test)]` items
-/// skipped), in file and source order.
+/// Every site of crate `krate` of the workspace at `root` (its
+/// `src/**/*.rs`, test-only code skipped), in file and source order; files
+/// are named relative to `root` (`mpmc/src/queue.rs`).
 pub fn find_sites(root: &Path, krate: &str) -> Result<Vec<Site>, String> {
+    sites_under(&root.join(krate), &format!("{krate}/"), krate)
+}
+
+/// Every site of any crate, the one whose manifest is in `dir` (its
+/// `src/**/*.rs`, test-only code skipped), in file and source order; files
+/// are named relative to `dir` (`src/lib.rs`) and the sites' crate is
+/// `name`.
+pub fn find_crate_sites(dir: &Path, name: &str) -> Result<Vec<Site>, String> {
+    sites_under(dir, "", name)
+}
+
+/// The sites of `<dir>/src/**/*.rs`, each file named `<prefix>src/...`.
+/// A file that is the module of a test-only `mod x;` (`#[cfg(test)]`,
+/// `#[cfg(all(loom, test))]`, ...), or lies under such a module's
+/// directory, is skipped, as the compiler skips it outside tests.
+fn sites_under(dir: &Path, prefix: &str, krate: &str) -> Result<Vec<Site>, String> {
+    let src = dir.join("src");
     let mut files = Vec::new();
-    collect_rs(&root.join(krate).join("src"), &mut files)
-        .map_err(|e| format!("reading {krate}/src: {e}"))?;
+    collect_rs(&src, &mut files).map_err(|e| format!("reading {}: {e}", src.display()))?;
     files.sort();
-    let mut sites = Vec::new();
+    let mut parsed = Vec::new();
+    let mut test_only: Vec<PathBuf> = Vec::new();
     for path in files {
         let text = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         let rel = path
-            .strip_prefix(root)
-            .expect("under root")
+            .strip_prefix(dir)
+            .expect("under the crate")
             .to_string_lossy()
             .replace('\\', "/");
-        sites.extend(sites_in_source(krate, &rel, &text)?);
+        let found = scan_source(krate, &format!("{prefix}{rel}"), &text)?;
+        test_only.extend(found.test_modules.iter().map(|m| module_dir(&path).join(m)));
+        parsed.push((path, found.sites));
     }
-    Ok(sites)
+    Ok(parsed
+        .into_iter()
+        .filter(|(path, _)| {
+            !test_only
+                .iter()
+                .any(|m| path.starts_with(m) || *path == m.with_extension("rs"))
+        })
+        .flat_map(|(_, sites)| sites)
+        .collect())
+}
+
+/// Where the files of the modules that `file` declares are: its own
+/// directory for `lib.rs`, `main.rs` and `mod.rs`, else `<dir>/<stem>/`.
+fn module_dir(file: &Path) -> PathBuf {
+    let dir = file.parent().unwrap_or(Path::new(""));
+    match file.file_stem().and_then(|s| s.to_str()) {
+        Some("lib" | "main" | "mod") | None => dir.to_path_buf(),
+        Some(stem) => dir.join(stem),
+    }
 }
 
 fn collect_rs(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
@@ -292,21 +339,109 @@ fn collect_rs(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
 
 /// The sites in one file's source text (`file` is only recorded).
 pub fn sites_in_source(krate: &str, file: &str, text: &str) -> Result<Vec<Site>, String> {
+    Ok(scan_source(krate, file, text)?.sites)
+}
+
+/// What one file holds: its sites, and the test-only modules it declares
+/// out of line (their paths relative to the file's module directory:
+/// `tests`, `a/tests`, or a `#[path]`).
+struct Scanned {
+    sites: Vec<Site>,
+    test_modules: Vec<PathBuf>,
+}
+
+fn scan_source(krate: &str, file: &str, text: &str) -> Result<Scanned, String> {
     let ast = syn::parse_file(text).map_err(|e| {
         let at = e.span().start();
         format!("{file}:{}:{}: {e}", at.line, at.column + 1)
     })?;
+    let mut names = Names::default();
+    names.visit_file(&ast);
     let mut finder = Finder {
         krate,
         file,
         lines: LineIndex::new(text),
+        names,
         scope: Vec::new(),
+        modules: Vec::new(),
         counts: HashMap::new(),
         handled: HashSet::new(),
         sites: Vec::new(),
+        test_modules: Vec::new(),
     };
     finder.visit_file(&ast);
-    Ok(finder.sites)
+    Ok(Scanned {
+        sites: finder.sites,
+        test_modules: finder.test_modules,
+    })
+}
+
+/// How a file names orderings, from its `use` items (wherever they are in
+/// the file): the names that stand for the `Ordering` type (`Ordering`, or
+/// a rename), and the bare names that stand for one ordering
+/// (`use core::sync::atomic::Ordering::{Acquire, Release}`, `use
+/// Ordering::*`, renames too).
+struct Names {
+    ordering_type: HashSet<String>,
+    bare: HashMap<String, Order>,
+}
+
+impl Default for Names {
+    fn default() -> Self {
+        Names {
+            ordering_type: HashSet::from(["Ordering".to_string()]),
+            bare: HashMap::new(),
+        }
+    }
+}
+
+const ORDERS: [Order; 5] = [
+    Order::Relaxed,
+    Order::Acquire,
+    Order::Release,
+    Order::AcqRel,
+    Order::SeqCst,
+];
+
+impl Names {
+    /// Records what `tree` imports, `parent` being the segment before it.
+    fn add(&mut self, parent: Option<&str>, tree: &syn::UseTree) {
+        let under_ordering = parent.is_some_and(|p| self.ordering_type.contains(p));
+        match tree {
+            syn::UseTree::Path(p) => self.add(Some(&p.ident.to_string()), &p.tree),
+            syn::UseTree::Group(g) => {
+                for t in &g.items {
+                    self.add(parent, t);
+                }
+            }
+            syn::UseTree::Glob(_) if under_ordering => {
+                for order in ORDERS {
+                    self.bare.insert(order.name().to_string(), order);
+                }
+            }
+            syn::UseTree::Glob(_) => {}
+            syn::UseTree::Name(n) => {
+                let name = n.ident.to_string();
+                if let (true, Some(order)) = (under_ordering, Order::parse(&name)) {
+                    self.bare.insert(name, order);
+                }
+            }
+            syn::UseTree::Rename(r) => {
+                let (name, alias) = (r.ident.to_string(), r.rename.to_string());
+                if name == "Ordering" {
+                    self.ordering_type.insert(alias);
+                } else if let (true, Some(order)) = (under_ordering, Order::parse(&name)) {
+                    self.bare.insert(alias, order);
+                }
+            }
+        }
+    }
+}
+
+impl<'ast> Visit<'ast> for Names {
+    fn visit_item_use(&mut self, node: &'ast syn::ItemUse) {
+        self.add(None, &node.tree);
+    }
 }
 
 /// Byte offsets of line starts, to turn a span's line/column (columns
@@ -337,44 +472,57 @@ struct Finder<'a> {
     krate: &'a str,
     file: &'a str,
     lines: LineIndex<'a>,
+    names: Names,
     /// Enclosing impl types (`Some`) and functions (`None` marks none).
     scope: Vec<Scope>,
+    /// The inline modules around the visitor (`mod a { ... }`).
+    modules: Vec<String>,
     counts: HashMap<(String, String), usize>,
     /// Ordering arguments already recorded by their call, by position.
     handled: HashSet<(usize, usize)>,
     sites: Vec<Site>,
+    test_modules: Vec<PathBuf>,
 }
+
+/// An ordering argument: which, the span of its name, and whether it is a
+/// bare imported name.
+type Found = (Order, proc_macro2::Span, bool);
 
 enum Scope {
     Impl(String),
     Fn(String),
 }
 
-/// `Ordering::X` (or a longer path ending so): the ordering and the span
-/// of `X`.
-fn ordering_of(expr: &syn::Expr) -> Option<(Order, proc_macro2::Span)> {
-    match expr {
-        syn::Expr::Path(p) => ordering_in_path(&p.path),
-        _ => None,
-    }
-}
-
-fn ordering_in_path(path: &syn::Path) -> Option<(Order, proc_macro2::Span)> {
-    let segs: Vec<_> = path.segments.iter().collect();
-    let [.., ty, last] = segs.as_slice() else {
-        return None;
-    };
-    if ty.ident != "Ordering" {
-        return None;
-    }
-    Some((Order::parse(&last.ident.to_string())?, last.ident.span()))
-}
-
+/// Whether `attrs` make an item test-only: a `#[cfg(...)]` whose
+/// predicate needs `test` (`test`, `all(loom, test)`, ...).
 fn is_cfg_test(attrs: &[syn::Attribute]) -> bool {
+    fn needs_test(meta: &syn::Meta) -> bool {
+        match meta {
+            syn::Meta::Path(p) => p.is_ident("test"),
+            syn::Meta::List(l) if l.path.is_ident("all") => l
+                .parse_args_with(
+                    syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated,
+                )
+                .is_ok_and(|all| all.iter().any(needs_test)),
+            _ => false,
+        }
+    }
     attrs.iter().any(|a| {
-        a.path().is_ident("cfg")
-            && a.parse_args::<syn::Meta>()
-                .is_ok_and(|m| m.path().is_ident("test"))
+        a.path().is_ident("cfg") && a.parse_args::<syn::Meta>().is_ok_and(|m| needs_test(&m))
+    })
+}
+
+/// A `#[path = "..."]` attribute's value.
+fn path_attr(attrs: &[syn::Attribute]) -> Option<String> {
+    attrs.iter().find_map(|a| match &a.meta {
+        syn::Meta::NameValue(nv) if nv.path.is_ident("path") => match &nv.value {
+            syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(s),
+                ..
+            }) => Some(s.value()),
+            _ => None,
+        },
+        _ => None,
     })
 }
 
@@ -409,6 +557,57 @@ fn receiver_name(expr: &syn::Expr) -> String {
 }
 
 impl Finder<'_> {
+    /// `Ordering::X` (or a longer path ending so, `Ordering` being any name
+    /// the file gives the type), or a bare `X` the file imported: the
+    /// ordering and the span of `X`.
+    fn ordering_of(&self, expr: &syn::Expr) -> Option<Found> {
+        match expr {
+            syn::Expr::Path(p) if p.qself.is_none() => self.ordering_in_path(&p.path),
+            syn::Expr::Paren(p) => self.ordering_of(&p.expr),
+            _ => None,
+        }
+    }
+
+    /// ... and whether it is a bare name.
+    fn ordering_in_path(&self, path: &syn::Path) -> Option<Found> {
+        let segs: Vec<_> = path.segments.iter().collect();
+        match segs.as_slice() {
+            [one] if path.leading_colon.is_none() => {
+                let order = *self.names.bare.get(&one.ident.to_string())?;
+                Some((order, one.ident.span(), true))
+            }
+            [.., ty, last] if self.names.ordering_type.contains(&ty.ident.to_string()) => {
+                let order = Order::parse(&last.ident.to_string())?;
+                Some((order, last.ident.span(), false))
+            }
+            _ => None,
+        }
+    }
+
+    /// Visits what a macro call holds, when it parses as Rust: arguments
+    /// (`test_dbg!(x.load(Acquire))`, `assert!(...)`), items or
+    /// statements. Spans are the source's, so sites in them are rewritten
+    /// in place like any other. A body that does not parse (a
+    /// `macro_rules!` definition) is skipped.
+    fn visit_macro_body(&mut self, mac: &syn::Macro) {
+        use syn::parse::Parser;
+        let tokens = mac.tokens.clone();
+        let exprs = syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated;
+        if let Ok(args) = exprs.parse2(tokens.clone()) {
+            for e in &args {
+                self.visit_expr(e);
+            }
+        } else if let Ok(file) = syn::parse2::<syn::File>(tokens.clone()) {
+            for item in &file.items {
+                self.visit_item(item);
+            }
+        } else if let Ok(stmts) = syn::Block::parse_within.parse2(tokens) {
+            for s in &stmts {
+                self.visit_stmt(s);
+            }
+        }
+    }
+
     fn function(&self) -> String {
         let mut function = None;
         let mut ty = None;
@@ -434,8 +633,7 @@ impl Finder<'_> {
         &mut self,
         operation: String,
         role: Option<&'static str>,
-        order: Order,
-        span: proc_macro2::Span,
+        (order, span, bare): Found,
         access: Access,
         call_bytes: Option<Range<usize>>,
     ) {
@@ -466,15 +664,29 @@ impl Finder<'_> {
             line: start.line,
             order_bytes: self.lines.offset(start)..self.lines.offset(end),
             call_bytes,
+            bare,
         });
     }
 }
 
 impl<'ast> Visit<'ast> for Finder<'_> {
     fn visit_item_mod(&mut self, node: &'ast syn::ItemMod) {
-        if !is_cfg_test(&node.attrs) {
-            visit::visit_item_mod(self, node);
+        if is_cfg_test(&node.attrs) {
+            if node.content.is_none() {
+                let mut at: PathBuf = self.modules.iter().collect();
+                at.push(path_attr(&node.attrs).unwrap_or_else(|| node.ident.to_string()));
+                self.test_modules.push(at);
+            }
+            return;
         }
+        self.modules.push(node.ident.to_string());
+        visit::visit_item_mod(self, node);
+        self.modules.pop();
+    }
+
+    fn visit_macro(&mut self, node: &'ast syn::Macro) {
+        self.visit_macro_body(node);
+        visit::visit_macro(self, node);
     }
 
     fn visit_item_impl(&mut self, node: &'ast syn::ItemImpl) {
@@ -524,7 +736,7 @@ impl<'ast> Visit<'ast> for Finder<'_> {
         let method = node.method.to_string();
         let operation = format!("{}.{method}", receiver_name(&node.receiver));
         for (i, arg) in node.args.iter().enumerate() {
-            let Some((order, span)) = ordering_of(arg) else {
+            let Some(found) = self.ordering_of(arg) else {
                 continue;
             };
             let (role, access) = match (method.as_str(), i) {
@@ -542,7 +754,7 @@ impl<'ast> Visit<'ast> for Finder<'_> {
                 (m, _) if m.starts_with("fetch_") => (None, Access::ReadModifyWrite),
                 _ => (None, Access::Other),
             };
-            self.record(operation.clone(), role, order, span, access, None);
+            self.record(operation.clone(), role, found, access, None);
         }
         visit::visit_expr_method_call(self, node);
     }
@@ -550,26 +762,25 @@ impl<'ast> Visit<'ast> for Finder<'_> {
     fn visit_expr_call(&mut self, node: &'ast syn::ExprCall) {
         let is_fence = matches!(&*node.func, syn::Expr::Path(p)
             if p.path.segments.last().is_some_and(|s| s.ident == "fence" || s.ident == "compiler_fence"));
-        if let (true, Some((order, span))) = (is_fence, node.args.first().and_then(ordering_of)) {
+        if let (true, Some(found)) = (
+            is_fence,
+            node.args.first().and_then(|a| self.ordering_of(a)),
+        ) {
             let call = node.span();
             let bytes = self.lines.offset(call.start())..self.lines.offset(call.end());
-            self.record(
-                "fence".into(),
-                None,
-                order,
-                span,
-                Access::Fence,
-                Some(bytes),
-            );
+            self.record("fence".into(), None, found, Access::Fence, Some(bytes));
         }
         visit::visit_expr_call(self, node);
     }
 
     fn visit_expr_path(&mut self, node: &'ast syn::ExprPath) {
-        if let Some((order, span)) = ordering_in_path(&node.path) {
-            let at = span.start();
+        if let Some(found) = self
+            .ordering_in_path(&node.path)
+            .filter(|_| node.qself.is_none())
+        {
+            let at = found.1.start();
             if !self.handled.contains(&(at.line, at.column)) {
-                self.record("ordering".into(), None, order, span, Access::Other, None);
+                self.record("ordering".into(), None, found, Access::Other, None);
             }
         }
         visit::visit_expr_path(self, node);
@@ -641,6 +852,11 @@ pub fn parse_rows(md: &str) -> Vec<Row> {
 /// The allow-list: mutant key → reason. Lines are `<mutant key> | reason`;
 /// blank lines and lines starting with `#` are ignored.
 pub fn parse_allow_list(text: &str) -> Result<BTreeMap<String, String>, String> {
+    parse_allow_list_in(text, ALLOW_LIST)
+}
+
+/// [`parse_allow_list`] of the allow-list `file` (named in errors).
+pub fn parse_allow_list_in(text: &str, file: &str) -> Result<BTreeMap<String, String>, String> {
     let mut allowed = BTreeMap::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -649,12 +865,12 @@ pub fn parse_allow_list(text: &str) -> Result<BTreeMap<String, String>, String> 
         }
         let Some((key, reason)) = line.split_once(" | ") else {
             return Err(format!(
-                "{ALLOW_LIST}:{}: expected `<mutant key> | <reason>`",
+                "{file}:{}: expected `<mutant key> | <reason>`",
                 n + 1
             ));
         };
         if reason.trim().is_empty() {
-            return Err(format!("{ALLOW_LIST}:{}: the reason is empty", n + 1));
+            return Err(format!("{file}:{}: the reason is empty", n + 1));
         }
         allowed.insert(key.trim().to_string(), reason.trim().to_string());
     }
@@ -796,6 +1012,98 @@ mod tests { fn t(q: &super::Q) { q.head.load(Ordering::SeqCst); } }
         for m in sites.iter().flat_map(Site::mutants) {
             syn::parse_file(&m.apply(SRC)).expect("a mutant still parses");
         }
+    }
+
+    /// Written as concurrent-queue and thingbuf write theirs: the type
+    /// through a shim (`crate::sync::atomic::Ordering`), a longer path,
+    /// a rename, bare names imported by list and by glob, orderings inside
+    /// a macro's arguments, and loom tests under `cfg(all(loom, test))`.
+    const FOREIGN: &str = r#"
+use crate::loom::atomic::{AtomicUsize, Ordering::{self, *}};
+use core::sync::atomic::Ordering as O;
+use std::sync::atomic::Ordering::{Acquire as Acq, Release};
+struct Q { head: AtomicUsize }
+impl Q {
+    fn push(&self) {
+        let a = test_dbg!(self.head.load(Acquire));
+        self.head.store(a, Release);
+        let _ = self.head.compare_exchange_weak(a, 1, SeqCst, Acq);
+        self.head.fetch_add(1, O::AcqRel);
+        self.head.load(core::sync::atomic::Ordering::SeqCst);
+        test_dbg!(crate::loom::atomic::fence(SeqCst));
+        self.head.load(Relaxed);
+        assert!(self.head.load(Ordering::Acquire) > 0, "{}", 1);
+    }
+}
+#[cfg(all(loom, test))]
+mod tests { fn t(q: &super::Q) { q.head.load(SeqCst); } }
+#[cfg(all(loom, test))]
+mod model;
+#[cfg(not(test))]
+fn not_a_test(q: &Q) { q.head.load(Acquire); }
+"#;
+
+    #[test]
+    fn finds_orderings_however_they_are_named() {
+        let sites = scan_source("q", "src/lib.rs", FOREIGN).unwrap();
+        let keys: Vec<_> = sites.sites.iter().map(Site::key).collect();
+        assert_eq!(
+            keys,
+            [
+                "src/lib.rs:Q::push:head.load#0:Acquire",
+                "src/lib.rs:Q::push:head.store#0:Release",
+                "src/lib.rs:Q::push:head.compare_exchange_weak#0:success:SeqCst",
+                "src/lib.rs:Q::push:head.compare_exchange_weak#0:failure:Acquire",
+                "src/lib.rs:Q::push:head.fetch_add#0:AcqRel",
+                "src/lib.rs:Q::push:head.load#1:SeqCst",
+                "src/lib.rs:Q::push:fence#0:SeqCst",
+                "src/lib.rs:Q::push:head.load#2:Acquire",
+                "src/lib.rs:not_a_test:head.load#0:Acquire",
+            ]
+        );
+        assert_eq!(sites.test_modules, [PathBuf::from("model")]);
+        // A bare ordering (renamed or not) becomes a full path, which
+        // needs no import.
+        let cas = sites.sites[3].mutants()[0].apply(FOREIGN);
+        assert!(cas.contains(
+            "compare_exchange_weak(a, 1, SeqCst, ::core::sync::atomic::Ordering::Relaxed)"
+        ));
+        let store = sites.sites[4].mutants()[0].apply(FOREIGN);
+        assert!(store.contains("fetch_add(1, O::Relaxed)"));
+        let fence = sites.sites[6].mutants();
+        assert!(fence[1].apply(FOREIGN).contains("test_dbg!(());"));
+        for m in sites.sites.iter().flat_map(Site::mutants) {
+            syn::parse_file(&m.apply(FOREIGN)).expect("a mutant still parses");
+        }
+    }
+
+    #[test]
+    fn a_test_only_modules_files_are_skipped() {
+        let dir = std::env::temp_dir().join(format!("hotq-sites-{}", std::process::id()));
+        let write = |rel: &str, text: &str| {
+            let path = dir.join(rel);
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            fs::write(path, text).unwrap();
+        };
+        let load = "pub fn f(a: &core::sync::atomic::AtomicUsize) { a.load(Ordering::Acquire); }\n";
+        write(
+            "src/lib.rs",
+            &format!("mod queue;\n#[cfg(test)]\nmod tests;\n{load}"),
+        );
+        write(
+            "src/queue.rs",
+            &format!("#[cfg(all(loom, test))]\nmod tests;\n{load}"),
+        );
+        write("src/queue/tests.rs", &format!("mod deep;\n{load}"));
+        write("src/queue/tests/deep.rs", load);
+        write("src/tests.rs", load);
+        let files: Vec<String> = find_crate_sites(&dir, "q")
+            .unwrap()
+            .into_iter()
+            .map(|s| s.file)
+            .collect();
+        fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(files, ["src/lib.rs", "src/queue.rs"]);
     }
 
     #[test]

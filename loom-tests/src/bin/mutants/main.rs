@@ -1,6 +1,7 @@
 //! `mutants`: weakens every non-`Relaxed` memory ordering of the queue
 //! crates, one at a time, and checks that a loom model (or, second line,
-//! a release stress test) fails on each.
+//! a release stress test) fails on each; with `--path`, the same for any
+//! crate, judged by that crate's own test command.
 //!
 //! ```text
 //! cargo run --release -p hotq-loom-tests --bin mutants -- [OPTIONS]
@@ -13,6 +14,8 @@
 //!   --no-stress       loom models only
 //!   --stress-only     only the stress tests, only on mutants MUTANTS.md records as loom survivors
 //!   --write           merge the results into loom-tests/MUTANTS.md
+//!   --path DIR        any crate instead: the orderings of DIR/src/**/*.rs; writes DIR/MUTANTS.md
+//!   --test-cmd CMD    its test command (default `RUSTFLAGS="--cfg loom" cargo test --release`)
 //! ```
 //!
 //! For each crate it runs `loom-tests/tests/<crate>.rs` (each model alone,
@@ -23,10 +26,20 @@
 //! mutant is an incremental rebuild of one crate. One build or test binary
 //! runs at a time, under `nice`.
 //!
-//! Exit status: 0 when every survivor is in `loom-tests/mutants-allow.txt`,
-//! 1 when one is not (or `--check` found a difference), 2 on an error (the
-//! unmutated models or stress tests fail, a build breaks).
+//! With `--path` (module `foreign`) the crate is copied to
+//! `target/mutants/foreign/<name>/crate` with a persistent target dir
+//! beside it; the test command, run with `sh -c` there, must pass
+//! unmutated (its time sets each mutant's limit, 4× + 30 s), and then runs
+//! once per mutant. The table (the same as `MUTANTS.md`'s, written by the
+//! same code) is printed and written to `DIR/MUTANTS.md`.
+//!
+//! Exit status: 0 when every survivor is in `loom-tests/mutants-allow.txt`
+//! (`DIR/mutants-allow.txt`), 1 when one is not (or `--check` found a
+//! difference), 2 on an error (the unmutated models, stress tests or test
+//! command fail, a build breaks).
 
+#[cfg(not(loom))]
+mod foreign;
 #[cfg(not(loom))]
 mod report;
 #[cfg(not(loom))]
@@ -63,6 +76,10 @@ struct Options {
     stress: bool,
     stress_only: bool,
     write: bool,
+    /// `--path`: any crate, instead of the hotq workspace.
+    path: Option<std::path::PathBuf>,
+    /// `--test-cmd`: that crate's test command.
+    test_cmd: Option<String>,
 }
 
 #[cfg(not(loom))]
@@ -82,12 +99,23 @@ fn options() -> Result<Options, String> {
             "--write" => o.write = true,
             "--crate" => o.crates.push(args.next().ok_or("--crate needs a name")?),
             "--site" => o.sites.push(args.next().ok_or("--site needs a text")?),
+            "--path" => o.path = Some(args.next().ok_or("--path needs a crate directory")?.into()),
+            "--test-cmd" => o.test_cmd = Some(args.next().ok_or("--test-cmd needs a command")?),
             "-h" | "--help" => {
                 println!("{}", include_str!("usage.txt"));
                 std::process::exit(0);
             }
             other => return Err(format!("unknown argument {other:?} (try --help)")),
         }
+    }
+    if o.path.is_none() && o.test_cmd.is_some() {
+        return Err("--test-cmd goes with --path (the hotq crates run their loom models)".into());
+    }
+    if o.path.is_some() && (o.check || !o.crates.is_empty() || !o.stress || o.stress_only) {
+        return Err(
+            "--check, --crate, --no-stress and --stress-only are for the hotq workspace, not --path"
+                .into(),
+        );
     }
     Ok(o)
 }
@@ -99,6 +127,9 @@ fn app() -> Result<i32, String> {
     use std::time::Instant;
 
     let o = options()?;
+    if let Some(path) = &o.path {
+        return foreign::app(&o, path);
+    }
     let root = sites::workspace_root();
     if o.check {
         return Ok(match sites::check(&root) {
@@ -153,21 +184,7 @@ fn app() -> Result<i32, String> {
     }
 
     if o.list {
-        for site in &all_sites {
-            let mutants: Vec<String> = site
-                .mutants()
-                .iter()
-                .map(|m| m.mutation.to_string())
-                .collect();
-            println!(
-                "{}  ({})  -> {}",
-                site.key(),
-                site.location(),
-                mutants.join(", ")
-            );
-        }
-        let n: usize = all_sites.iter().map(|s| s.mutants().len()).sum();
-        println!("{} sites, {n} mutants", all_sites.len());
+        list(&all_sites);
         return Ok(0);
     }
 
@@ -202,30 +219,59 @@ fn app() -> Result<i32, String> {
         elapsed.as_secs_f64() / 60.0
     );
 
+    report::print_scores(&results, &allowed);
+    if o.write {
+        let current = report::workspace_sites(&root, &all_sites, &crates)?;
+        let table = report::Table::workspace(&md_path, &crates);
+        let text = report::write_md(&table, &current, old_rows, &results, &allowed, elapsed);
+        std::fs::write(&md_path, text).map_err(|e| format!("{}: {e}", md_path.display()))?;
+        eprintln!("mutants: wrote {}", sites::MUTANTS_MD);
+    }
+    Ok(verdict(&results, &allowed, sites::ALLOW_LIST))
+}
+
+/// `--list`: the sites and their mutants.
+#[cfg(not(loom))]
+fn list(sites: &[hotq_loom_tests::sites::Site]) {
+    for site in sites {
+        let mutants: Vec<String> = site
+            .mutants()
+            .iter()
+            .map(|m| m.mutation.to_string())
+            .collect();
+        println!(
+            "{}  ({})  -> {}",
+            site.key(),
+            site.location(),
+            mutants.join(", ")
+        );
+    }
+    let n: usize = sites.iter().map(|s| s.mutants().len()).sum();
+    println!("{} sites, {n} mutants", sites.len());
+}
+
+/// The exit status: 0 when every survivor is in the allow-list (`allow`,
+/// for the message), else 1, naming each survivor that is not.
+#[cfg(not(loom))]
+fn verdict(
+    results: &[(hotq_loom_tests::sites::Mutant, run::Outcome)],
+    allowed: &std::collections::BTreeMap<String, String>,
+    allow: &str,
+) -> i32 {
     let not_allowed: Vec<String> = results
         .iter()
         .filter(|(m, out)| out.result == "survived" && !allowed.contains_key(&m.key()))
         .map(|(m, _)| m.key())
         .collect();
-    report::print_scores(&results, &allowed);
-    if o.write {
-        let text = report::write_md(
-            &root, &all_sites, &crates, old_rows, &results, &allowed, elapsed,
-        )?;
-        std::fs::write(&md_path, text).map_err(|e| format!("{}: {e}", md_path.display()))?;
-        eprintln!("mutants: wrote {}", sites::MUTANTS_MD);
-    }
     if not_allowed.is_empty() {
-        Ok(0)
-    } else {
-        eprintln!(
-            "mutants: {} survivor(s) not in {}: kill each with a model, or add `<key> | <reason>`:",
-            not_allowed.len(),
-            sites::ALLOW_LIST
-        );
-        for k in &not_allowed {
-            eprintln!("    {k}");
-        }
-        Ok(1)
+        return 0;
     }
+    eprintln!(
+        "mutants: {} survivor(s) not in {allow}: kill each with a test, or add `<key> | <reason>`:",
+        not_allowed.len(),
+    );
+    for k in &not_allowed {
+        eprintln!("    {k}");
+    }
+    1
 }

@@ -42,8 +42,14 @@ fn score_lines(rows: &[Row], allowed: &BTreeMap<String, String>) -> Vec<String> 
         "|---|---|---|---|---|---|---|".to_string(),
     ];
     for (krate, rows) in crates {
+        // Rows never run (`not run`) count nowhere: the table says how
+        // many there are.
+        let rows: Vec<&Row> = rows.into_iter().filter(|r| r.result != "not run").collect();
         let sites: BTreeSet<&str> = rows.iter().map(|r| r.site.as_str()).collect();
-        let killed = rows.iter().filter(|r| r.result != "survived").count();
+        let killed = rows
+            .iter()
+            .filter(|r| r.result == "killed" || r.result == "timeout")
+            .count();
         let survivors: Vec<_> = rows.iter().filter(|r| r.result == "survived").collect();
         let justified = survivors
             .iter()
@@ -61,34 +67,93 @@ fn score_lines(rows: &[Row], allowed: &BTreeMap<String, String>) -> Vec<String> 
     out
 }
 
-/// The new `MUTANTS.md`: this run's results, plus the recorded results of
-/// mutants not run this time whose site still exists.
-pub fn write_md(
+/// What a `MUTANTS.md` is about: the hotq workspace's table, or any
+/// crate's (`--path`).
+pub struct Table<'a> {
+    /// The file as it is now (its runs and hand-made section are kept).
+    pub md_path: &'a Path,
+    /// The paragraph under the title: how the table was made.
+    pub intro: String,
+    /// The crates this run ran, for the run's line.
+    pub crates_run: Vec<String>,
+    /// The command line of this run, for the run's line.
+    pub args: String,
+}
+
+impl Table<'_> {
+    /// The hotq workspace's `loom-tests/MUTANTS.md`.
+    pub fn workspace<'a>(md_path: &'a Path, crates_run: &[&str]) -> Table<'a> {
+        Table {
+            md_path,
+            intro: format!(
+                "Written by `{}` (see `README.md`, \"Ordering mutants\"); \
+                 edit the allow-list (`mutants-allow.txt`), not this file. Each non-`Relaxed` \
+                 ordering of the queue crates is weakened alone; a mutant is *killed* when a loom \
+                 model of `tests/<crate>.rs` fails on it (each model alone, fastest first), or, \
+                 second line, the crate's release stress tests; *timeout* means a test ran past its \
+                 limit (4× its unmutated time + 30 s), which counts as killed. The fast test \
+                 `tests/ordering_sites.rs` checks that the sites below are the sources' sites.\n",
+                sites::WRITE_COMMAND
+            ),
+            crates_run: crates_run.iter().map(|c| c.to_string()).collect(),
+            args: command_line(),
+        }
+    }
+}
+
+/// This run's arguments as a shell would take them back: one with a space
+/// or a quote is put in single quotes.
+pub fn command_line() -> String {
+    std::env::args()
+        .skip(1)
+        .map(|a| {
+            if a.chars().any(|c| c.is_whitespace() || "'\"$\\".contains(c)) {
+                format!("'{}'", a.replace('\'', r"'\''"))
+            } else {
+                a
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The hotq workspace's sites now: `sites_now` (of the crates run) and
+/// those of every other present crate.
+pub fn workspace_sites(
     root: &Path,
     sites_now: &[Site],
     crates_run: &[&str],
-    old: Vec<Row>,
-    results: &[(Mutant, Outcome)],
-    allowed: &BTreeMap<String, String>,
-    elapsed: Duration,
-) -> Result<String, String> {
-    // Every site of every present crate, also of crates not run now.
+) -> Result<Vec<Site>, String> {
     let mut current: Vec<Site> = sites_now.to_vec();
     for krate in sites::present_crates(root) {
         if !crates_run.contains(&krate) {
             current.extend(sites::find_sites(root, krate)?);
         }
     }
+    Ok(current)
+}
+
+/// The new `MUTANTS.md`: this run's results, plus the recorded results of
+/// mutants not run this time whose site still exists (`current`: every
+/// site the table is about).
+pub fn write_md(
+    table: &Table,
+    current: &[Site],
+    old: Vec<Row>,
+    results: &[(Mutant, Outcome)],
+    allowed: &BTreeMap<String, String>,
+    elapsed: Duration,
+) -> String {
     let fresh: BTreeMap<String, Row> = results.iter().map(|(m, o)| (m.key(), row(m, o))).collect();
     let old: BTreeMap<String, Row> = old.into_iter().map(|r| (r.key(), r)).collect();
     let mut rows = Vec::new();
     let mut never_run = Vec::new();
-    for site in &current {
+    for site in current {
         for m in site.mutants() {
             let key = m.key();
             if let Some(r) = fresh.get(&key) {
                 rows.push(r.clone());
-            } else if let Some(r) = old.get(&key) {
+            } else if let Some(r) = old.get(&key).filter(|r| r.result != "not run") {
                 let mut r = r.clone();
                 r.location = site.location();
                 rows.push(r);
@@ -116,19 +181,9 @@ pub fn write_md(
     let mut md = String::new();
     let w = &mut md;
     let _ = writeln!(w, "# Ordering mutants\n");
-    let _ = writeln!(
-        w,
-        "Written by `{}` (see `README.md`, \"Ordering mutants\"); \
-         edit the allow-list (`mutants-allow.txt`), not this file. Each non-`Relaxed` \
-         ordering of the queue crates is weakened alone; a mutant is *killed* when a loom \
-         model of `tests/<crate>.rs` fails on it (each model alone, fastest first), or, \
-         second line, the crate's release stress tests; *timeout* means a test ran past its \
-         limit (4× its unmutated time + 30 s), which counts as killed. The fast test \
-         `tests/ordering_sites.rs` checks that the sites below are the sources' sites.\n",
-        sites::WRITE_COMMAND
-    );
+    let _ = writeln!(w, "{}", table.intro);
     // The runs that made this table: earlier ones kept, newest last.
-    let old_md = std::fs::read_to_string(root.join(sites::MUTANTS_MD)).unwrap_or_default();
+    let old_md = std::fs::read_to_string(table.md_path).unwrap_or_default();
     let mut runs: Vec<String> = old_md
         .lines()
         .filter_map(|l| {
@@ -139,8 +194,8 @@ pub fn write_md(
         .collect();
     runs.push(format!(
         "- run {date}: `{}`, crates {}, {} mutants in {:.1} min on the 2-core machine",
-        std::env::args().skip(1).collect::<Vec<_>>().join(" "),
-        crates_run.join(", "),
+        table.args,
+        table.crates_run.join(", "),
         results.len(),
         elapsed.as_secs_f64() / 60.0
     ));
@@ -193,7 +248,7 @@ pub fn write_md(
     if let Some(at) = old_md.find(HAND_MADE) {
         let _ = write!(w, "\n{}", &old_md[at..]);
     }
-    Ok(md)
+    md
 }
 
 /// The heading of `MUTANTS.md`'s hand-written section, which `--write`

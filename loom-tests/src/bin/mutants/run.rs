@@ -1,4 +1,6 @@
-//! Building and running one crate's tests on each mutant.
+//! Building and running one crate's tests on each mutant: the hotq queue
+//! crates' loom models and stress tests ([`CrateRunner`]), or any crate's
+//! own test command ([`CommandRunner`], `--path`).
 
 use std::fs::{self, File};
 use std::path::{Path, PathBuf};
@@ -290,7 +292,18 @@ fn niced(program: impl AsRef<std::ffi::OsStr>) -> Command {
 }
 
 /// Runs `cmd` with its output in `log`, killing it after `limit`.
-fn run_with_limit(mut cmd: Command, limit: Duration, log: &Path) -> Ended {
+fn run_with_limit(cmd: Command, limit: Duration, log: &Path) -> Ended {
+    run_limited(cmd, limit, log, false)
+}
+
+/// [`run_with_limit`]; with `group`, `cmd` leads a process group of its
+/// own and the whole group is killed at the limit (a shell, the cargo it
+/// starts and the test binaries cargo starts).
+fn run_limited(mut cmd: Command, limit: Duration, log: &Path, group: bool) -> Ended {
+    use std::os::unix::process::CommandExt as _;
+    if group {
+        cmd.process_group(0);
+    }
     let Ok(out) = File::create(log) else {
         return Ended::Failed;
     };
@@ -307,7 +320,13 @@ fn run_with_limit(mut cmd: Command, limit: Duration, log: &Path) -> Ended {
             Ok(Some(status)) if status.success() => return Ended::Passed,
             Ok(Some(_)) | Err(_) => return Ended::Failed,
             Ok(None) if start.elapsed() > limit => {
-                // `nice` execs the program, so this is the test binary.
+                if group {
+                    let _ = Command::new("kill")
+                        .args(["-KILL", "--", &format!("-{}", child.id())])
+                        .status();
+                }
+                // `nice` execs the program, so this is the test binary (or
+                // the group's leader).
                 let _ = child.kill();
                 let _ = child.wait();
                 return Ended::TimedOut;
@@ -345,13 +364,145 @@ fn tail(text: &str, lines: usize) -> String {
     all[all.len().saturating_sub(lines)..].join("\n")
 }
 
-/// The `name = "..."` of a crate's manifest.
-fn package_name(manifest: &Path) -> Result<String, String> {
+/// The `name = "..."` of a crate's manifest (its `[package]` table).
+pub fn package_name(manifest: &Path) -> Result<String, String> {
     let text = fs::read_to_string(manifest).map_err(|e| format!("{}: {e}", manifest.display()))?;
+    let mut in_package = false;
     text.lines()
         .find_map(|l| {
-            let v = l.trim().strip_prefix("name")?.trim().strip_prefix('=')?;
-            Some(v.trim().trim_matches('"').to_string())
+            let l = l.trim();
+            if l.starts_with('[') {
+                in_package = l == "[package]";
+                return None;
+            }
+            let v = l.strip_prefix("name")?.trim().strip_prefix('=')?;
+            in_package.then(|| v.trim().trim_matches('"').to_string())
         })
         .ok_or_else(|| format!("{}: no package name", manifest.display()))
+}
+
+/// Any crate's own test command, run with `sh -c` in the crate's scratch
+/// copy, on the unmutated crate and then on each mutant.
+pub struct CommandRunner<'a> {
+    work: &'a Scratch,
+    command: String,
+    target_dir: PathBuf,
+    logs: PathBuf,
+    /// The unmutated run's time (an incremental rebuild of the crate
+    /// included, as each mutant's is).
+    pub baseline: Duration,
+}
+
+impl<'a> CommandRunner<'a> {
+    /// Runs `command` on the unmutated copy: it must pass (a mutant can
+    /// only be judged against tests that pass). On a cold `target_dir` a
+    /// first run builds the dependencies and is not timed; the timed run
+    /// follows a touch of the crate root, so that it rebuilds the crate as
+    /// a mutant does.
+    pub fn new(
+        work: &'a Scratch,
+        command: &str,
+        target_dir: PathBuf,
+        logs: PathBuf,
+    ) -> Result<Self, String> {
+        fs::create_dir_all(&logs).map_err(|e| format!("{}: {e}", logs.display()))?;
+        let mut runner = CommandRunner {
+            work,
+            command: command.to_string(),
+            target_dir,
+            logs,
+            baseline: Duration::ZERO,
+        };
+        let limit = Duration::from_secs(3600);
+        if !runner.target_dir.is_dir() {
+            eprintln!(
+                "mutants: a first, untimed, unmutated run builds the dependencies: {command}"
+            );
+            let log = runner.logs.join("baseline-build.log");
+            runner.unmutated(limit, &log)?;
+        }
+        for root in ["src/lib.rs", "src/main.rs"] {
+            let path = work.root.join(root);
+            if let Ok(text) = fs::read(&path) {
+                fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+                break;
+            }
+        }
+        eprintln!("mutants: the unmutated run: {command}");
+        let log = runner.logs.join("baseline.log");
+        let t = Instant::now();
+        runner.unmutated(limit, &log)?;
+        runner.baseline = t.elapsed();
+        eprintln!(
+            "mutants: the unmutated run passed in {:.1} s; a mutant's limit is {:.0} s",
+            runner.baseline.as_secs_f64(),
+            runner.limit().as_secs_f64()
+        );
+        Ok(runner)
+    }
+
+    fn unmutated(&self, limit: Duration, log: &Path) -> Result<(), String> {
+        match self.run_command(limit, log) {
+            Ended::Passed => Ok(()),
+            ended => Err(format!(
+                "the test command {} without any mutation: `{}` in {} (log: {})\n{}",
+                match ended {
+                    Ended::TimedOut => "ran past an hour",
+                    _ => "fails",
+                },
+                self.command,
+                self.work.root.display(),
+                log.display(),
+                tail(&fs::read_to_string(log).unwrap_or_default(), 30)
+            )),
+        }
+    }
+
+    /// 4× the unmutated run + 30 s, as for the hotq models.
+    fn limit(&self) -> Duration {
+        self.baseline * 4 + Duration::from_secs(30)
+    }
+
+    /// Applies `mutant` in the copy, runs the command, and restores the
+    /// file.
+    pub fn run(&mut self, mutant: &Mutant) -> Result<Outcome, String> {
+        let file = &mutant.site.file;
+        let original =
+            fs::read_to_string(self.work.root.join(file)).map_err(|e| format!("{file}: {e}"))?;
+        self.work.write(file, &mutant.apply(&original))?;
+        let start = Instant::now();
+        let log = self.logs.join(format!("{}.log", mutant_id(mutant)));
+        let (result, detail) = match self.run_command(self.limit(), &log) {
+            Ended::Passed => {
+                let _ = fs::remove_file(&log);
+                ("survived", "the test command passed".to_string())
+            }
+            Ended::Failed => match failed_tests(&log).as_str() {
+                "(crashed)" => (
+                    "killed",
+                    "the command failed (its output names no failed test)".to_string(),
+                ),
+                names => ("killed", format!("test {names}")),
+            },
+            Ended::TimedOut => ("timeout", "the test command ran past its limit".to_string()),
+        };
+        let outcome = Outcome {
+            result,
+            detail,
+            seconds: start.elapsed().as_secs_f64(),
+        };
+        self.work.write(file, &original)?;
+        Ok(outcome)
+    }
+
+    fn run_command(&self, limit: Duration, log: &Path) -> Ended {
+        let mut cmd = niced("sh");
+        cmd.args(["-c", &self.command])
+            .current_dir(&self.work.root)
+            .env("CARGO_TARGET_DIR", &self.target_dir)
+            .env_remove("CARGO_ENCODED_RUSTFLAGS")
+            .env_remove("CARGO_BUILD_RUSTFLAGS")
+            .env_remove("CARGO_MANIFEST_DIR");
+        run_limited(cmd, limit, log, true)
+    }
 }

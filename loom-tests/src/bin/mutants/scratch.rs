@@ -1,4 +1,5 @@
-//! The scratch copy of the workspace that mutants are built in.
+//! The scratch copies that mutants are built in: of the hotq workspace, or
+//! of any crate (`--path`).
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -18,25 +19,28 @@ impl Scratch {
     /// rebuilds only what changed.
     pub fn prepare(source: &Path) -> Result<Scratch, String> {
         let root = source.join("target").join("mutants").join("workspace");
-        fs::create_dir_all(&root).map_err(|e| format!("{}: {e}", root.display()))?;
-        let mut wanted = Vec::new();
-        walk(source, source, &mut wanted).map_err(|e| format!("reading the workspace: {e}"))?;
-        for rel in &wanted {
-            let (from, to) = (source.join(rel), root.join(rel));
-            let new = fs::read(&from).map_err(|e| format!("{}: {e}", from.display()))?;
-            if fs::read(&to).ok().as_deref() != Some(&new[..]) {
-                if let Some(dir) = to.parent() {
-                    fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-                }
-                fs::write(&to, &new).map_err(|e| format!("{}: {e}", to.display()))?;
-            }
-        }
-        let mut have = Vec::new();
-        walk(&root, &root, &mut have).map_err(|e| format!("reading the scratch copy: {e}"))?;
-        for rel in have.iter().filter(|r| !wanted.contains(r)) {
-            let _ = fs::remove_file(root.join(rel));
-        }
+        sync(source, &root)?;
         Ok(Scratch { root })
+    }
+
+    /// Brings `root`, a copy of the crate at `source` (any crate, outside
+    /// the workspace), up to date the same way. Its `Cargo.toml` gets an
+    /// empty `[workspace]` table when it has none, so that cargo does not
+    /// take the copy (which lies under this workspace's `target/`) for a
+    /// stray member of this workspace; a `Cargo.lock` that cargo wrote in
+    /// the copy is kept between runs when the crate ships none.
+    pub fn prepare_crate(source: &Path, root: &Path) -> Result<Scratch, String> {
+        sync(source, root)?;
+        let manifest = root.join("Cargo.toml");
+        let text =
+            fs::read_to_string(&manifest).map_err(|e| format!("{}: {e}", manifest.display()))?;
+        if !text.lines().any(|l| l.trim() == "[workspace]") {
+            fs::write(&manifest, format!("{text}\n[workspace]\n"))
+                .map_err(|e| format!("{}: {e}", manifest.display()))?;
+        }
+        Ok(Scratch {
+            root: root.to_path_buf(),
+        })
     }
 
     /// Writes `text` to the copy's `file` (relative to the root).
@@ -44,6 +48,35 @@ impl Scratch {
         let path = self.root.join(file);
         fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))
     }
+}
+
+/// Makes `root` a copy of `source`: copies every file whose content
+/// differs and removes files `source` no longer has. Unchanged files keep
+/// their modification time, so cargo rebuilds only what changed.
+fn sync(source: &Path, root: &Path) -> Result<(), String> {
+    fs::create_dir_all(root).map_err(|e| format!("{}: {e}", root.display()))?;
+    let mut wanted = Vec::new();
+    walk(source, source, &mut wanted).map_err(|e| format!("reading {}: {e}", source.display()))?;
+    for rel in &wanted {
+        let (from, to) = (source.join(rel), root.join(rel));
+        let new = fs::read(&from).map_err(|e| format!("{}: {e}", from.display()))?;
+        if fs::read(&to).ok().as_deref() != Some(&new[..]) {
+            if let Some(dir) = to.parent() {
+                fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            }
+            fs::write(&to, &new).map_err(|e| format!("{}: {e}", to.display()))?;
+        }
+    }
+    let mut have = Vec::new();
+    walk(root, root, &mut have).map_err(|e| format!("reading the scratch copy: {e}"))?;
+    for rel in have.iter().filter(|r| !wanted.contains(r)) {
+        // cargo's own lock file of a crate that ships none stays, so the
+        // next run resolves nothing again.
+        if rel.as_os_str() != "Cargo.lock" {
+            let _ = fs::remove_file(root.join(rel));
+        }
+    }
+    Ok(())
 }
 
 /// Files under `dir`, relative to `base`, skipping build output and VCS
