@@ -1,6 +1,6 @@
 //! The ring of pre-allocated events.
 
-use core::mem::{self, ManuallyDrop};
+use core::mem;
 
 use crate::sequence::Sequence;
 use crate::sync::UnsafeCell;
@@ -101,14 +101,20 @@ impl<E> RingBuffer<E> {
 impl<E> Drop for RingBuffer<E> {
     /// Drops the events one at a time, first slot to last. If a
     /// destructor panics, the panic goes on to the dropper and the events
-    /// after it are leaked: a slice's drop glue would go on dropping them
-    /// while the panic unwinds, and abort the process at the next event
-    /// whose destructor panics. A destructor's panic must never become an
-    /// abort, and no event is dropped twice.
+    /// after it are leaked (moved out and forgotten; the storage itself is
+    /// freed): a slice's drop glue would go on dropping them while the
+    /// panic unwinds, and abort the process at the next event whose
+    /// destructor panics. A destructor's panic must never become an abort,
+    /// and no event is dropped twice.
     fn drop(&mut self) {
-        let mut events = ManuallyDrop::new(Vec::from(mem::take(&mut self.slots)).into_iter());
-        events.by_ref().for_each(drop);
-        // No panic: the iterator is empty, and this frees the storage.
-        drop(ManuallyDrop::into_inner(events));
+        /// Forgets what the iterator still holds, on the way out of a panic.
+        struct LeakTheRest<I: Iterator>(I);
+        impl<I: Iterator> Drop for LeakTheRest<I> {
+            fn drop(&mut self) {
+                self.0.by_ref().for_each(mem::forget);
+            }
+        }
+        let mut events = LeakTheRest(Vec::from(mem::take(&mut self.slots)).into_iter());
+        events.0.by_ref().for_each(drop);
     }
 }
