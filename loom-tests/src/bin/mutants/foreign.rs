@@ -74,20 +74,7 @@ pub fn app(o: &Options, path: &Path) -> Result<i32, String> {
     let mut runner =
         run::CommandRunner::new(&work, command, base.join("target"), base.join("logs"))?;
     let mut results = Vec::new();
-    for (i, mutant) in mutants.iter().enumerate() {
-        let outcome = runner.run(mutant)?;
-        eprintln!(
-            "[{name} {}/{}] {} ({}): {} {} ({:.0} s)",
-            i + 1,
-            mutants.len(),
-            mutant.key(),
-            mutant.site.location(),
-            outcome.result,
-            outcome.detail,
-            outcome.seconds
-        );
-        results.push((mutant.clone(), outcome));
-    }
+    run::run_each(&name, &mutants, &mut results, |m| runner.run(m))?;
     let elapsed = start.elapsed();
     eprintln!(
         "mutants: {} mutants in {:.1} min",

@@ -197,20 +197,7 @@ fn app() -> Result<i32, String> {
             continue;
         }
         let mut runner = run::CrateRunner::new(&work, krate, o.stress, !o.stress_only)?;
-        for (i, mutant) in mutants.iter().enumerate() {
-            let outcome = runner.run(mutant)?;
-            eprintln!(
-                "[{krate} {}/{}] {} ({}): {} {} ({:.0} s)",
-                i + 1,
-                mutants.len(),
-                mutant.key(),
-                mutant.site.location(),
-                outcome.result,
-                outcome.detail,
-                outcome.seconds
-            );
-            results.push((mutant.clone(), outcome));
-        }
+        run::run_each(krate, mutants, &mut results, |m| runner.run(m))?;
     }
     let elapsed = start.elapsed();
     eprintln!(

@@ -506,3 +506,30 @@ impl<'a> CommandRunner<'a> {
         run_limited(cmd, limit, log, true)
     }
 }
+
+/// Runs every mutant of `mutants` through `run`, one line each on stderr
+/// (`[label i/n] key (file:line): result detail (seconds)`), and appends
+/// the outcomes to `results`: the loop both the workspace mode and
+/// `--path` share.
+pub fn run_each(
+    label: &str,
+    mutants: &[Mutant],
+    results: &mut Vec<(Mutant, Outcome)>,
+    mut run: impl FnMut(&Mutant) -> Result<Outcome, String>,
+) -> Result<(), String> {
+    for (i, mutant) in mutants.iter().enumerate() {
+        let outcome = run(mutant)?;
+        eprintln!(
+            "[{label} {}/{}] {} ({}): {} {} ({:.0} s)",
+            i + 1,
+            mutants.len(),
+            mutant.key(),
+            mutant.site.location(),
+            outcome.result,
+            outcome.detail,
+            outcome.seconds
+        );
+        results.push((mutant.clone(), outcome));
+    }
+    Ok(())
+}
