@@ -66,6 +66,13 @@ pub struct Options {
     pub schedule: Option<Arc<Schedule>>,
     /// Two report.json files to compare instead of running.
     pub compare: Option<(PathBuf, PathBuf)>,
+    /// How many fresh processes the rounds are spread over (see
+    /// `rounds::processes`).
+    pub processes: usize,
+    /// Set in a worker process: which of the `processes` it is. A worker
+    /// runs its share of the rounds and time and writes only
+    /// `rounds.json`.
+    pub worker: Option<usize>,
 }
 
 /// Rounds per workload by default (see the README's "How to read the
@@ -89,12 +96,18 @@ pub const DEFAULT_ITEMS: u64 = 50_000_000;
 /// stays under 4 minutes on 2 cores.
 pub const DEFAULT_TIME: Duration = Duration::from_secs(150);
 
+/// Processes a default run's rounds are spread over. Three: with one,
+/// two consecutive runs agreed on 25 of 37 verdicts (the spread between
+/// processes was outside every interval); each process costs its own
+/// calibration, about a tenth of its share of the time.
+pub const DEFAULT_PROCESSES: usize = 3;
+
 /// The usage text.
 pub const USAGE: &str = "\
 usage: report [--suite spsc|mpmc|disruptor|waiting|channels|all] [--rounds N]
               [--goal-rounds N] [--items N] [--time S] [--quick] [--out DIR]
               [--readme README.md] [--docs docs/performance.md] [--no-pin]
-              [--quiet | --verbose]
+              [--processes N] [--quiet | --verbose]
        report --compare A/report.json B/report.json
 
   Prints a progress bar with the time left on stderr (on a terminal only),
@@ -114,6 +127,9 @@ usage: report [--suite spsc|mpmc|disruptor|waiting|channels|all] [--rounds N]
   --readme   also write the summary between this file's hotq-summary markers
   --docs     also write the full tables between this file's hotq-report markers
   --no-pin   leave every thread to the scheduler
+  --processes  fresh processes the rounds and the time are spread over, one
+             after the other (default 3; --quick: 1); the intervals resample
+             processes, then rounds, so they hold from one run to the next
   --quiet    print nothing but errors (no bar, no summary); the files are
              written as usual and the exit status says whether they were
   --verbose  also print a line per round of each workload
@@ -138,6 +154,8 @@ impl Options {
             time: None,
             schedule: None,
             compare: None,
+            processes: 0,
+            worker: None,
         };
         let mut time = None;
         let mut args = args.into_iter();
@@ -169,6 +187,14 @@ impl Options {
                 "-v" | "--verbose" => o.verbosity = Verbosity::Verbose,
                 "--time" => time = Some(Duration::from_secs(number(&value("--time")?, "--time")?)),
                 "--no-pin" => o.pin = false,
+                "--processes" => {
+                    o.processes = number(&value("--processes")?, "--processes")? as usize
+                }
+                // Internal: how the report starts its own processes.
+                "--worker" => {
+                    let v = value("--worker")?;
+                    o.worker = Some(v.parse().map_err(|_| format!("--worker `{v}`"))?)
+                }
                 "--compare" => {
                     let a = value("--compare")?;
                     let b = args.next().ok_or("--compare needs two report.json files")?;
@@ -194,6 +220,19 @@ impl Options {
             (None, true) => None,
             (None, false) => Some(DEFAULT_TIME),
         };
+        if o.processes == 0 {
+            o.processes = if o.quick { 1 } else { DEFAULT_PROCESSES };
+        }
+        // A worker runs its share: the rounds (rounded up, so every
+        // process runs at least one) and the time.
+        if let (Some(i), n) = (o.worker, o.processes) {
+            if i >= n {
+                return Err(format!("--worker {i} of {n} processes"));
+            }
+            o.rounds = o.rounds.div_ceil(n);
+            o.goal_rounds = o.goal_rounds.map(|g| g.div_ceil(n));
+            o.time = o.time.map(|t| t / n as u32);
+        }
         o.schedule = o.time.map(Schedule::new);
         Ok(o)
     }
@@ -293,6 +332,23 @@ mod tests {
             Some(30)
         );
         assert!(parse("--goal-rounds 0").unwrap_err().contains("positive"));
+        assert_eq!(
+            (
+                parse("").unwrap().processes,
+                parse("--quick").unwrap().processes
+            ),
+            (3, 1)
+        );
+        let w = parse("--processes 3 --worker 2 --rounds 25 --goal-rounds 50 --time 150").unwrap();
+        assert_eq!(
+            (w.worker, w.rounds, w.plan(1).goal_rounds, w.time),
+            (Some(2), 9, Some(17), Some(Duration::from_secs(50)))
+        );
+        assert!(
+            parse("--processes 2 --worker 2")
+                .unwrap_err()
+                .contains("of 2")
+        );
         assert_eq!(o.verbosity, Verbosity::Normal);
         assert_eq!(parse("--quiet").unwrap().verbosity, Verbosity::Quiet);
         assert_eq!(parse("-v").unwrap().verbosity, Verbosity::Verbose);

@@ -63,7 +63,7 @@ fn main() -> ExitCode {
     if let Some((a, b)) = &o.compare {
         return compare(a, b);
     }
-    if cfg!(debug_assertions) && !o.quick {
+    if cfg!(debug_assertions) && !o.quick && o.worker.is_none() {
         eprintln!("report: this is a debug build; its figures mean nothing (use --release)");
     }
     // A document without its markers fails now, not after the run.
@@ -78,29 +78,41 @@ fn main() -> ExitCode {
     if let (true, Ok(list)) = (o.pin, std::env::var("HOTQ_CORES")) {
         params.push(("cores, in pinning order (HOTQ_CORES)".into(), list));
     }
+    if o.processes > 1 {
+        params.push((
+            "processes".into(),
+            format!(
+                "{}, one after the other, each with its share of the rounds and the time; the intervals resample processes, then rounds",
+                o.processes
+            ),
+        ));
+    }
     let header = Header::now(pin::cores() >= 2, params);
     let t0 = Instant::now();
-    let say = o.verbosity != Verbosity::Quiet;
-    let progress = Progress::new(o.verbosity);
-    // The report says which workloads decide a goal; they get
-    // --goal-rounds (the scheduler below does not read the report).
-    let pending = suites::run(&o)
-        .into_iter()
-        .map(|p| match goals::decides_a_goal(p.name()) {
-            true => p.deciding_a_goal(),
-            false => p,
-        })
-        .collect();
-    let workloads = rounds::run(pending, o.schedule.as_deref(), &progress);
-    if let (Some(s), true) = (&o.schedule, say) {
-        eprintln!(
-            "report: {} runs (contenders × (rounds + calibration)) shared {} s",
-            s.slots(),
-            s.total().as_secs()
-        );
-    }
+    // A worker's words would repeat the parent's; its bar still shows.
+    let say = o.verbosity != Verbosity::Quiet && o.worker.is_none();
+    let workloads = if o.worker.is_none() && o.processes > 1 {
+        let args: Vec<String> = std::env::args().skip(1).collect();
+        let before = |i: usize| {
+            if say {
+                eprintln!("report: process {} of {}", i + 1, o.processes);
+            }
+        };
+        match rounds::processes::run(&args, o.processes, &o.out, before) {
+            Ok(ws) => ws,
+            Err(e) => {
+                eprintln!("report: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    } else {
+        run_here(&o, say)
+    };
     if say {
         eprintln!("report: ran in {:.0} s", t0.elapsed().as_secs_f64());
+    }
+    if o.worker.is_some() {
+        return write_rounds(&o.out, &workloads);
     }
 
     if let Err(e) = fs::create_dir_all(&o.out) {
@@ -176,6 +188,42 @@ fn main() -> ExitCode {
         );
     }
     ExitCode::SUCCESS
+}
+
+/// Runs every workload's rounds in this process.
+fn run_here(o: &Options, say: bool) -> Vec<hotq_benches::results::Workload> {
+    let progress = Progress::new(o.verbosity);
+    // The report says which workloads decide a goal; they get
+    // --goal-rounds (the scheduler below does not read the report).
+    let pending = suites::run(o)
+        .into_iter()
+        .map(|p| match goals::decides_a_goal(p.name()) {
+            true => p.deciding_a_goal(),
+            false => p,
+        })
+        .collect();
+    let workloads = rounds::run(pending, o.schedule.as_deref(), &progress);
+    if let (Some(s), true) = (&o.schedule, say) {
+        eprintln!(
+            "report: {} runs (contenders × (rounds + calibration)) shared {} s",
+            s.slots(),
+            s.total().as_secs()
+        );
+    }
+    workloads
+}
+
+/// A worker's output: its rounds, for the parent to read.
+fn write_rounds(out: &std::path::Path, ws: &[hotq_benches::results::Workload]) -> ExitCode {
+    let path = out.join(rounds::processes::ROUNDS_FILE);
+    let text = serde_json::to_string(&rounds::raw::to_json(ws)).expect("JSON");
+    match fs::create_dir_all(out).and_then(|()| fs::write(&path, text)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("report: cannot write {}: {e}", path.display());
+            ExitCode::FAILURE
+        }
+    }
 }
 
 /// The link from the README at `readme` to the document with the tables:

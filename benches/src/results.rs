@@ -36,6 +36,11 @@ pub struct Round {
     pub others_load: Option<f64>,
     /// Median, p99 and p99.9 of the run's round trips (latency only).
     pub percentiles: Option<[f64; 3]>,
+    /// Which of the report's processes ran it (0 for the first; see
+    /// `processes`): rounds of one process share its build, its heap
+    /// layout and its minutes of the machine, so the report's intervals
+    /// resample processes as well as rounds.
+    pub process: usize,
 }
 
 /// A contender's rounds.

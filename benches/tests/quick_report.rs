@@ -87,7 +87,9 @@ fn out_dir() -> PathBuf {
 /// (64 KiB on Linux) would otherwise block on its write and never exit.
 fn run_quick(out: &PathBuf, readme: &PathBuf, docs: &PathBuf) -> String {
     let mut child = Command::new(env!("CARGO_BIN_EXE_report"))
-        .args(["--quick", "--out"])
+        // Two processes of one round each: the parent's merge of its
+        // workers' rounds is what every default run goes through.
+        .args(["--quick", "--processes", "2", "--out"])
         .arg(out)
         .arg("--readme")
         .arg(readme)
@@ -203,6 +205,12 @@ fn quick_report_gives_every_contender_a_figure_and_valid_json() {
                 .unwrap_or_else(|| panic!("{suite} / {}: no row for {c}", w["name"]));
             let figs = row["rounds"].as_array().unwrap();
             assert_eq!(figs.len(), rounds, "{c}: one figure per round");
+            let processes: Vec<_> = figs.iter().map(|r| r["process"].as_u64()).collect();
+            assert_eq!(
+                processes,
+                [Some(0), Some(1)],
+                "{c}: a round from each process"
+            );
             for r in figs {
                 let f = r["figure"].as_f64().expect("a number");
                 assert!(f.is_finite() && f > 0.0, "{c}: figure {f}");

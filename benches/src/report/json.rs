@@ -29,11 +29,20 @@ fn interval(i: Option<Interval>) -> Value {
 /// The figures a goal's interval was computed from.
 fn evidence(e: &Evidence) -> Value {
     match e {
-        Evidence::PerRound { workload, ratios } => {
-            json!({"kind": "per_round", "workload": workload, "ratios": ratios})
+        Evidence::PerRound {
+            workload,
+            ratios,
+            processes,
+        } => {
+            json!({"kind": "per_round", "workload": workload, "ratios": ratios, "processes": processes})
         }
-        Evidence::Medians { workloads, a, b } => {
-            json!({"kind": "medians", "workloads": workloads, "a": a, "b": b})
+        Evidence::Medians {
+            workloads,
+            a,
+            b,
+            processes,
+        } => {
+            json!({"kind": "medians", "workloads": workloads, "a": a, "b": b, "processes": processes})
         }
         Evidence::Point(s) => json!({"kind": "point", "value": s.median}),
     }
@@ -62,7 +71,7 @@ pub fn render(header: &Header, workloads: &[Workload]) -> Value {
             "params": params,
         },
         "bootstrap": {
-            "method": "percentile bootstrap of the median; SplitMix64 seeded with the FNV-1a hash of the goal's text",
+            "method": "percentile bootstrap of the median, two-stage where the rounds came from several processes (the processes with replacement, then each drawn process's rounds); SplitMix64 seeded with the FNV-1a hash of the goal's text",
             "resamples": bootstrap::RESAMPLES,
             "level": bootstrap::LEVEL,
             "min_rounds_for_a_verdict": goals::MIN_ROUNDS,
@@ -148,6 +157,7 @@ pub fn render(header: &Header, workloads: &[Workload]) -> Value {
                         "figure": r.figure,
                         "others_load": r.others_load,
                         "percentiles": r.percentiles,
+                        "process": r.process,
                     })).collect::<Vec<_>>(),
                 })).collect::<Vec<_>>(),
             })

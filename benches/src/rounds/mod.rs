@@ -5,12 +5,16 @@
 //! ([`run`]: round 1 of every workload, then round 2, …), so each
 //! workload's rounds sample the machine over the whole run, not over the
 //! few seconds a workload alone would last; and the one time budget all
-//! workloads of a run share ([`Schedule`]).
+//! workloads of a run share ([`Schedule`]); and the run's rounds spread
+//! over fresh processes ([`processes`]), whose results come back as
+//! [`raw`] JSON.
 
 mod calibrate;
 mod entry;
 mod pending;
 mod plan;
+pub mod processes;
+pub mod raw;
 mod run;
 mod schedule;
 

@@ -180,6 +180,7 @@ fn one_round(w: &mut Running, cores: usize, progress: &Progress) {
             figure: m.figure,
             others_load,
             percentiles,
+            process: 0,
         });
         progress.done(1);
     }

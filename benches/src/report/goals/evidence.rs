@@ -17,6 +17,11 @@ pub enum Evidence {
         workload: String,
         /// One ratio per round, in round order.
         ratios: Vec<f64>,
+        /// The process each round ran in ([`Round::process`]), one per
+        /// ratio: the bootstrap resamples processes, then rounds.
+        ///
+        /// [`Round::process`]: crate::results::Round::process
+        processes: Vec<usize>,
     },
     /// `median(a) / median(b)` where `a` and `b` come from two workloads
     /// (their rounds are not paired; each side is resampled on its own).
@@ -27,6 +32,8 @@ pub enum Evidence {
         a: Vec<f64>,
         /// `b`'s figure per round.
         b: Vec<f64>,
+        /// The process of each of `a`'s rounds, and of `b`'s.
+        processes: [Vec<usize>; 2],
     },
     /// A ratio with no rounds behind it (no interval: never decided).
     Point(Summary),
@@ -66,8 +73,16 @@ impl Evidence {
     /// The 95 % bootstrap interval of the median ratio (seeded by `seed`).
     pub fn interval(&self, seed: u64) -> Option<Interval> {
         match self {
-            Evidence::PerRound { ratios, .. } => Some(bootstrap::median(ratios, seed)),
-            Evidence::Medians { a, b, .. } => Some(bootstrap::ratio_of_medians(a, b, seed)),
+            Evidence::PerRound {
+                ratios, processes, ..
+            } => Some(bootstrap::median_grouped(ratios, processes, seed)),
+            Evidence::Medians {
+                a, b, processes, ..
+            } => Some(bootstrap::ratio_of_medians_grouped(
+                (a, &processes[0]),
+                (b, &processes[1]),
+                seed,
+            )),
             Evidence::Point(_) => None,
         }
     }
@@ -101,11 +116,15 @@ impl Evidence {
     pub fn modes(&self, ws: &[Workload]) -> Option<RoundModes> {
         let floor_of = |name: &str| floor::of(ws.iter().find(|w| w.name == name)?);
         match self {
-            Evidence::PerRound { workload, ratios } => {
+            Evidence::PerRound {
+                workload, ratios, ..
+            } => {
                 let f = floor_of(workload)?;
                 (f.per_round.len() == ratios.len()).then_some(RoundModes::PerRound(f.modes))
             }
-            Evidence::Medians { workloads, a, b } => {
+            Evidence::Medians {
+                workloads, a, b, ..
+            } => {
                 let (fa, fb) = (floor_of(&workloads[0])?, floor_of(&workloads[1])?);
                 if fa.per_round.len() != a.len() || fb.per_round.len() != b.len() {
                     return None;
@@ -122,7 +141,7 @@ impl Evidence {
     /// The rounds of `self` whose mode is `mode` (`None` if a side has
     /// none).
     pub fn of_mode(&self, modes: &RoundModes, mode: floor::Mode) -> Option<Evidence> {
-        fn pick(v: &[f64], modes: &[floor::Mode], mode: floor::Mode) -> Vec<f64> {
+        fn pick<X: Copy>(v: &[X], modes: &[floor::Mode], mode: floor::Mode) -> Vec<X> {
             v.iter()
                 .zip(modes)
                 .filter(|(_, m)| **m == mode)
@@ -130,19 +149,36 @@ impl Evidence {
                 .collect()
         }
         match (self, modes) {
-            (Evidence::PerRound { workload, ratios }, RoundModes::PerRound(m)) => {
+            (
+                Evidence::PerRound {
+                    workload,
+                    ratios,
+                    processes,
+                },
+                RoundModes::PerRound(m),
+            ) => {
                 let ratios = pick(ratios, m, mode);
                 (!ratios.is_empty()).then(|| Evidence::PerRound {
                     workload: workload.clone(),
                     ratios,
+                    processes: pick(processes, m, mode),
                 })
             }
-            (Evidence::Medians { workloads, a, b }, RoundModes::Medians(ma, mb)) => {
+            (
+                Evidence::Medians {
+                    workloads,
+                    a,
+                    b,
+                    processes: [pa, pb],
+                },
+                RoundModes::Medians(ma, mb),
+            ) => {
                 let (a, b) = (pick(a, ma, mode), pick(b, mb, mode));
                 (!a.is_empty() && !b.is_empty()).then(|| Evidence::Medians {
                     workloads: workloads.clone(),
                     a,
                     b,
+                    processes: [pick(pa, ma, mode), pick(pb, mb, mode)],
                 })
             }
             _ => None,

@@ -20,6 +20,11 @@ pub(super) fn figures(r: &Row) -> Vec<f64> {
     r.rounds.iter().map(|x| x.figure).collect()
 }
 
+/// The process of each of a row's rounds.
+fn processes(r: &Row) -> Vec<usize> {
+    r.rounds.iter().map(|x| x.process).collect()
+}
+
 /// `a / b` per round of one workload.
 pub(super) fn per_round(w: &Workload, a: &str, b: &str) -> Option<Evidence> {
     let (a, b) = (row(w, a)?, row(w, b)?);
@@ -32,16 +37,19 @@ pub(super) fn per_round(w: &Workload, a: &str, b: &str) -> Option<Evidence> {
     (!ratios.is_empty()).then(|| Evidence::PerRound {
         workload: w.name.clone(),
         ratios,
+        processes: processes(a),
     })
 }
 
 /// `median(a of wa) / median(b of wb)`, for two workloads.
 pub(super) fn medians(wa: &Workload, a: &str, wb: &Workload, b: &str) -> Option<Evidence> {
-    let (a, b) = (figures(row(wa, a)?), figures(row(wb, b)?));
+    let (ra, rb) = (row(wa, a)?, row(wb, b)?);
+    let (a, b) = (figures(ra), figures(rb));
     (!a.is_empty() && !b.is_empty()).then(|| Evidence::Medians {
         workloads: [wa.name.clone(), wb.name.clone()],
         a,
         b,
+        processes: [processes(ra), processes(rb)],
     })
 }
 
@@ -61,5 +69,6 @@ pub(super) fn idle_share(w: &Workload, ours: &str) -> Option<Evidence> {
     row(w, ours).map(|r| Evidence::PerRound {
         workload: w.name.clone(),
         ratios: figures(r).iter().map(|ns| ns / 1e9).collect(),
+        processes: processes(r),
     })
 }

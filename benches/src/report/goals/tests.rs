@@ -63,6 +63,7 @@ pub(crate) fn workload(name: &str, rows: &[(&str, Kind, &[f64])]) -> Workload {
                         figure,
                         others_load: Some(0.0),
                         percentiles: None,
+                        process: 0,
                     })
                     .collect(),
                 histogram: None,

@@ -26,7 +26,10 @@ pub fn goals(goals: &[Goal], ws: &[Workload], path: &Path) -> Res {
         }
     };
     let per_round = |g: &Goal| -> Vec<(f64, Option<Mode>)> {
-        let Some(Evidence::PerRound { workload, ratios }) = &g.evidence else {
+        let Some(Evidence::PerRound {
+            workload, ratios, ..
+        }) = &g.evidence
+        else {
             return Vec::new();
         };
         let modes = ws
