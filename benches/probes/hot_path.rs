@@ -28,59 +28,9 @@
 
 use std::hint::black_box;
 
-use hotq_benches::channel::Channel;
-use hotq_benches::contenders::{self, ChannelVisitor, SharedVisitor};
 use hotq_benches::sequenced;
 
-const CAPACITY: usize = 1024;
-
-struct Run {
-    name: String,
-    rounds: u64,
-    batch: bool,
-    found: bool,
-}
-
-impl SharedVisitor for Run {
-    fn visit<C: hotq_benches::channel::Shared>(&mut self) {
-        ChannelVisitor::visit::<C>(self);
-    }
-}
-
-impl ChannelVisitor for Run {
-    fn visit<C: Channel>(&mut self) {
-        if C::NAME != self.name {
-            return;
-        }
-        self.found = true;
-        let (mut tx, mut rx) = C::with_capacity(CAPACITY);
-        let mut sum = 0u64;
-        if self.batch {
-            assert!(C::SLICES, "{} has no slice operations", C::NAME);
-            let items: Vec<u64> = (0..256).collect();
-            let mut out = vec![0u64; 256];
-            for _ in 0..self.rounds {
-                for _ in 0..CAPACITY / 256 {
-                    assert_eq!(C::send_slice(&mut tx, black_box(&items)), 256);
-                }
-                for _ in 0..CAPACITY / 256 {
-                    assert_eq!(C::recv_slice(&mut rx, black_box(&mut out)), 256);
-                    sum = sum.wrapping_add(out[255]);
-                }
-            }
-        } else {
-            for r in 0..self.rounds {
-                for i in 0..CAPACITY as u64 {
-                    C::send(&mut tx, black_box(r + i));
-                }
-                for _ in 0..CAPACITY {
-                    sum = sum.wrapping_add(C::recv(&mut rx));
-                }
-            }
-        }
-        black_box(sum);
-    }
-}
+use hotq_benches::workloads::hot_path::{self, CAPACITY};
 
 /// How the multi-producer disruptor cases move the events.
 #[derive(Clone, Copy, PartialEq)]
@@ -268,18 +218,7 @@ fn main() {
         }
         _ => {}
     }
-    let mut run = Run {
-        name: name.to_string(),
-        rounds,
-        batch,
-        found: false,
-    };
-    contenders::each_channel(&mut run);
-    contenders::each_waiting_channel(&mut run);
-    ChannelVisitor::visit::<contenders::HotqMpmcChannelTry>(&mut run);
-    // The alternative to hotq-spsc's asymmetric barrier (issue #13).
-    ChannelVisitor::visit::<contenders::HotqSpscFenced>(&mut run);
-    if !run.found {
+    if !hot_path::run(name, rounds, batch) {
         eprintln!("hot_path: no contender named `{name}`");
         std::process::exit(2);
     }

@@ -73,6 +73,9 @@ pub struct Options {
     /// runs its share of the rounds and time and writes only
     /// `rounds.json`.
     pub worker: Option<usize>,
+    /// Internal: run one queue's hot path (`NAME ROUNDS`) and exit, for
+    /// callgrind (`instructions`).
+    pub hot_path: Option<(String, u64)>,
 }
 
 /// Rounds per workload by default (see the README's "How to read the
@@ -156,6 +159,7 @@ impl Options {
             compare: None,
             processes: 0,
             worker: None,
+            hot_path: None,
         };
         let mut time = None;
         let mut args = args.into_iter();
@@ -189,6 +193,15 @@ impl Options {
                 "--no-pin" => o.pin = false,
                 "--processes" => {
                     o.processes = number(&value("--processes")?, "--processes")? as usize
+                }
+                // Internal: what callgrind runs (`instructions`).
+                "--hot-path" => {
+                    let name = value("--hot-path")?;
+                    let rounds = value("--hot-path")?;
+                    let rounds = rounds
+                        .parse()
+                        .map_err(|_| format!("--hot-path rounds `{rounds}`"))?;
+                    o.hot_path = Some((name, rounds));
                 }
                 // Internal: how the report starts its own processes.
                 "--worker" => {

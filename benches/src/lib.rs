@@ -10,6 +10,8 @@
 //!   suites give their workloads and contenders);
 //! - the suites ([`suites`]): which workloads run, with which contenders
 //!   and sizes, as the command line ([`cli`]) asks;
+//! - the instruction counts of the try paths ([`instructions`], callgrind
+//!   on the report's own binary);
 //! - the round scheduler ([`rounds`]): interleaved rounds under one time
 //!   budget, with the load of other processes and the machine's mode
 //!   beside each figure, and the [`progress`] shown meanwhile;
@@ -29,6 +31,7 @@ pub mod contenders;
 #[cfg(target_os = "linux")]
 pub mod counters;
 pub mod cpuinfo;
+pub mod instructions;
 pub mod load;
 pub mod pin;
 pub mod progress;

@@ -63,6 +63,15 @@ fn main() -> ExitCode {
     if let Some((a, b)) = &o.compare {
         return compare(a, b);
     }
+    if let Some((name, rounds)) = &o.hot_path {
+        return match hotq_benches::workloads::hot_path::run(name, *rounds, false) {
+            true => ExitCode::SUCCESS,
+            false => {
+                eprintln!("report: no queue named `{name}`");
+                ExitCode::from(2)
+            }
+        };
+    }
     if cfg!(debug_assertions) && !o.quick && o.worker.is_none() {
         eprintln!("report: this is a debug build; its figures mean nothing (use --release)");
     }
@@ -87,7 +96,7 @@ fn main() -> ExitCode {
             ),
         ));
     }
-    let header = Header::now(pin::cores() >= 2, params);
+    let mut header = Header::now(pin::cores() >= 2, params);
     let t0 = Instant::now();
     // A worker's words would repeat the parent's; its bar still shows.
     let say = o.verbosity != Verbosity::Quiet && o.worker.is_none();
@@ -113,6 +122,9 @@ fn main() -> ExitCode {
     }
     if o.worker.is_some() {
         return write_rounds(&o.out, &workloads);
+    }
+    if !o.quick {
+        header.instructions = count_instructions(say);
     }
 
     if let Err(e) = fs::create_dir_all(&o.out) {
@@ -211,6 +223,34 @@ fn run_here(o: &Options, say: bool) -> Vec<hotq_benches::results::Workload> {
         );
     }
     workloads
+}
+
+/// The try paths' instruction counts, where callgrind runs here (a few
+/// seconds per queue; they do not depend on the machine's load).
+fn count_instructions(say: bool) -> Vec<(String, f64)> {
+    use hotq_benches::instructions;
+    let exe = match std::env::current_exe() {
+        Ok(exe) if instructions::available() => exe,
+        _ => {
+            if say {
+                eprintln!("report: no valgrind here; the instruction counts are left out");
+            }
+            return Vec::new();
+        }
+    };
+    if say {
+        eprintln!("report: counting instructions with callgrind");
+    }
+    instructions::COUNTED
+        .iter()
+        .filter_map(|name| match instructions::per_pair(&exe, name) {
+            Ok(n) => Some((name.to_string(), n)),
+            Err(e) => {
+                eprintln!("report: {e}");
+                None
+            }
+        })
+        .collect()
 }
 
 /// A worker's output: its rounds, for the parent to read.

@@ -410,3 +410,19 @@ fn quick_report_gives_every_contender_a_figure_and_valid_json() {
     );
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// The hidden mode callgrind counts: one queue's hot path, by name; an
+/// unknown name is an error, not a silent zero count.
+#[test]
+fn the_hot_path_mode_runs_a_named_queue_and_refuses_an_unknown_one() {
+    let run = |name: &str| {
+        Command::new(env!("CARGO_BIN_EXE_report"))
+            .args(["--hot-path", name, "2"])
+            .stderr(Stdio::null())
+            .status()
+            .expect("the report binary starts")
+    };
+    assert!(run("hotq-spsc").success());
+    assert!(run("hotq-mpmc-channel").success());
+    assert_eq!(run("no-such-queue").code(), Some(2));
+}

@@ -22,6 +22,10 @@ pub struct Header {
     pub optimised: bool,
     /// The run's parameters, in words.
     pub params: Vec<(String, String)>,
+    /// Instructions per send+receive pair on each counted queue's try
+    /// path (`instructions`), in its order; empty where callgrind did not
+    /// run.
+    pub instructions: Vec<(String, f64)>,
 }
 
 impl Header {
@@ -36,6 +40,7 @@ impl Header {
             pinned,
             optimised: !cfg!(debug_assertions),
             params,
+            instructions: Vec::new(),
         }
     }
 }

@@ -69,6 +69,9 @@ pub fn render(header: &Header, workloads: &[Workload]) -> Value {
             "optimised": header.optimised,
             "crates": versions,
             "params": params,
+            "instructions_per_pair": header.instructions.iter()
+                .map(|(n, i)| (n.clone(), json!(i)))
+                .collect::<serde_json::Map<String, Value>>(),
         },
         "bootstrap": {
             "method": "percentile bootstrap of the median, two-stage where the rounds came from several processes (the processes with replacement, then each drawn process's rounds); SplitMix64 seeded with the FNV-1a hash of the goal's text",

@@ -198,6 +198,7 @@ mod tests {
             pinned: true,
             optimised: true,
             params: Vec::new(),
+            instructions: Vec::new(),
         };
         let gs = goals::evaluate(&[single_all_fast()]);
         let s = readme(&h, &gs, "docs/performance.md");

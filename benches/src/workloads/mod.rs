@@ -1,6 +1,7 @@
 //! The shapes of work the report measures, each generic over a contender.
 
 pub mod floor;
+pub mod hot_path;
 pub mod mpmc;
 pub mod pace;
 pub mod pair;

@@ -43,6 +43,10 @@ pub fn docs(h: &Header, workloads: &[Workload]) -> String {
     if !floors.is_empty() {
         let _ = writeln!(s, "{floors}");
     }
+    let counts = super::heading::instructions(h);
+    if !counts.is_empty() {
+        let _ = writeln!(s, "{}", counts.trim_start());
+    }
     let goals = goals::evaluate(workloads);
     if !goals.is_empty() {
         let _ = writeln!(

@@ -37,5 +37,38 @@ pub fn header(h: &Header) -> String {
     for (k, v) in &h.params {
         let _ = writeln!(s, "- {k}: {v}");
     }
+    s.push_str(&instructions(h));
     s
+}
+
+/// The try paths' instruction counts as a table (empty without them).
+pub fn instructions(h: &Header) -> String {
+    let mut s = String::new();
+    if h.instructions.is_empty() {
+        return s;
+    }
+    let _ = writeln!(
+        s,
+        "\n**Instructions per send+receive** (callgrind, uncontended, one thread: a ring of 1024 filled with single sends, then drained; the same build as the figures)\n"
+    );
+    let _ = writeln!(s, "| queue | instructions |\n|---|---:|");
+    for (name, n) in &h.instructions {
+        let _ = writeln!(s, "| {name} | {n:.1} |");
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_counts_are_a_table_and_absent_counts_say_nothing() {
+        let mut h = Header::now(true, Vec::new());
+        assert_eq!(instructions(&h), "");
+        h.instructions = vec![("hotq-spsc".into(), 44.0), ("rtrb".into(), 65.25)];
+        let t = instructions(&h);
+        assert!(t.contains("| hotq-spsc | 44.0 |\n| rtrb | 65.2 |"), "{t}");
+        assert!(header(&h).ends_with(&t));
+    }
 }

@@ -16,7 +16,7 @@ mod tests;
 pub use docs::docs;
 pub use floors::floors;
 pub use goals_table::{goals_table, rounds_cell};
-pub use heading::header;
+pub use heading::{header, instructions};
 pub use how_to_read::HOW_TO_READ;
 pub use report::report;
 pub use table::table;
