@@ -73,3 +73,13 @@ pub trait Channel: 'static {
 /// A [`Channel`] whose ends may be cloned: usable with several producers
 /// and consumers.
 pub trait Shared: Channel<Tx: Clone + Send, Rx: Clone + Send> {}
+
+/// A try-only SPSC ring's own calls, for workloads that choose how the
+/// caller waits (the regime grid, `workloads::regime`) instead of the
+/// report's one wait loop in [`Channel::send`]/[`Channel::recv`].
+pub trait TryChannel: Channel {
+    /// Sends `v` if there is room now, else gives it back.
+    fn try_send(tx: &mut Self::Tx, v: u64) -> Result<(), u64>;
+    /// The next item, if there is one now.
+    fn try_recv(rx: &mut Self::Rx) -> Option<u64>;
+}

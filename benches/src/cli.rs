@@ -29,7 +29,10 @@ pub enum Suite {
     Waiting,
     /// Channels in their own blocking calls (`channels.rs`).
     Channels,
-    /// All of them.
+    /// The SPSC regime grid (`regimes.rs`): only when asked for, it is
+    /// not part of `all` (144 workloads).
+    Regimes,
+    /// All of them but the regime grid.
     All,
 }
 
@@ -107,7 +110,7 @@ pub const DEFAULT_PROCESSES: usize = 3;
 
 /// The usage text.
 pub const USAGE: &str = "\
-usage: report [--suite spsc|mpmc|disruptor|waiting|channels|all] [--rounds N]
+usage: report [--suite spsc|mpmc|disruptor|waiting|channels|regimes|all] [--rounds N]
               [--goal-rounds N] [--items N] [--time S] [--quick] [--out DIR]
               [--readme README.md] [--docs docs/performance.md] [--no-pin]
               [--processes N] [--quiet | --verbose]
@@ -117,7 +120,8 @@ usage: report [--suite spsc|mpmc|disruptor|waiting|channels|all] [--rounds N]
   then a short summary of the goals' verdicts; the full tables go to
   DIR/report.md (with report.json, README-tables.md and the SVG plots).
 
-  --suite    which workloads (default all)
+  --suite    which workloads (default all; `regimes`, the SPSC regime grid of
+             144 workloads, only when named: give it --time 900 --rounds 6)
   --rounds   interleaved rounds per workload (default 25; --quick: 2)
   --goal-rounds  rounds of the workloads that decide a goal (default 50, or
              --rounds when given; --quick: 2); they share the same --time
@@ -173,6 +177,7 @@ impl Options {
                         "disruptor" => Suite::Disruptor,
                         "waiting" => Suite::Waiting,
                         "channels" => Suite::Channels,
+                        "regimes" => Suite::Regimes,
                         "all" => Suite::All,
                         s => return Err(format!("unknown suite `{s}`")),
                     }
@@ -284,7 +289,7 @@ impl Options {
 
     /// Whether `suite` is selected.
     pub fn runs(&self, suite: Suite) -> bool {
-        self.suite == Suite::All || self.suite == suite
+        self.suite == suite || (self.suite == Suite::All && suite != Suite::Regimes)
     }
 }
 
@@ -375,6 +380,9 @@ mod tests {
     #[test]
     fn bad_input_is_a_clear_error() {
         assert!(parse("--suite fast").unwrap_err().contains("unknown suite"));
+        let (all, grid) = (parse("").unwrap(), parse("--suite regimes").unwrap());
+        assert!(all.runs(Suite::Spsc) && !all.runs(Suite::Regimes));
+        assert!(grid.runs(Suite::Regimes) && !grid.runs(Suite::Spsc));
         assert!(parse("--rounds 0").unwrap_err().contains("positive"));
         assert!(parse("--time 0").unwrap_err().contains("positive"));
         assert!(parse("--compare a.json").unwrap_err().contains("two"));

@@ -426,3 +426,39 @@ fn the_hot_path_mode_runs_a_named_queue_and_refuses_an_unknown_one() {
     assert!(run("hotq-mpmc-channel").success());
     assert_eq!(run("no-such-queue").code(), Some(2));
 }
+
+/// The regime grid runs only when named, every cell with the three rings
+/// and a goal, and its tables are grids, not 144 columns.
+#[test]
+fn the_regime_grid_runs_every_cell_of_the_three_rings() {
+    let out = out_dir().join("regimes");
+    let status = Command::new(env!("CARGO_BIN_EXE_report"))
+        .args(["--suite", "regimes", "--quick", "--quiet", "--out"])
+        .arg(&out)
+        .status()
+        .expect("the report binary starts");
+    assert!(status.success());
+    let json: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+    let workloads = json["workloads"].as_array().unwrap();
+    assert_eq!(workloads.len(), 144);
+    for w in workloads {
+        let names: Vec<_> = w["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, ["hotq-spsc", "rtrb", "ringbuf"], "{}", w["name"]);
+    }
+    assert_eq!(json["goals"].as_array().unwrap().len(), 144);
+    let tables = std::fs::read_to_string(out.join("README-tables.md")).unwrap();
+    assert!(
+        tables.contains("capacity 65536, yield: producer work down"),
+        "{tables}"
+    );
+    assert!(
+        tables.lines().all(|l| l.len() < 400),
+        "no 144-column matrix"
+    );
+}

@@ -1,7 +1,7 @@
 //! hotq-spsc: ours, SPSC, with slices and peek; and the same ring with
 //! fenced wait slots, to measure what the asymmetric barrier saves.
 
-use crate::channel::{Channel, Kind};
+use crate::channel::{Channel, Kind, TryChannel};
 use crate::wait::until;
 
 /// `hotq_spsc::RingBuffer<u64>`.
@@ -38,6 +38,17 @@ impl Channel for HotqSpsc {
     #[inline]
     fn peek(rx: &mut Self::Rx) -> Option<u64> {
         rx.peek().ok().copied()
+    }
+}
+
+impl TryChannel for HotqSpsc {
+    #[inline]
+    fn try_send(tx: &mut Self::Tx, v: u64) -> Result<(), u64> {
+        tx.push(v).map_err(|hotq_spsc::PushError::Full(v)| v)
+    }
+    #[inline]
+    fn try_recv(rx: &mut Self::Rx) -> Option<u64> {
+        rx.pop().ok()
     }
 }
 

@@ -32,7 +32,7 @@ pub use ringbuf::Ringbuf;
 pub use rtrb::Rtrb;
 pub use sync_channel::SyncChannel;
 
-use crate::channel::{Channel, Shared};
+use crate::channel::{Channel, Shared, TryChannel};
 
 /// Something done once per contender type.
 pub trait ChannelVisitor {
@@ -59,6 +59,21 @@ pub fn each_channel(v: &mut impl ChannelVisitor) {
     v.visit::<MutexDeque>();
     v.visit::<CondvarQueue>();
     v.visit::<SyncChannel>();
+}
+
+/// Every SPSC contender with try calls of its own: hotq-spsc and the two
+/// SPSC peers (the regime grid's rings).
+pub fn each_try_spsc(v: &mut impl TryVisitor) {
+    v.visit::<HotqSpsc>();
+    v.visit::<Rtrb>();
+    v.visit::<Ringbuf>();
+}
+
+/// Something done with each [`TryChannel`] contender
+/// ([`each_try_spsc`]).
+pub trait TryVisitor {
+    /// Called once per contender.
+    fn visit<C: TryChannel>(&mut self);
 }
 
 /// Every contender that works with several producers and consumers.

@@ -3,7 +3,7 @@
 
 use ringbuf::traits::{Consumer as _, Producer as _, Split as _};
 
-use crate::channel::{Channel, Kind};
+use crate::channel::{Channel, Kind, TryChannel};
 use crate::wait::until;
 
 /// `ringbuf::HeapRb<u64>`, split.
@@ -40,5 +40,16 @@ impl Channel for Ringbuf {
     #[inline]
     fn peek(rx: &mut Self::Rx) -> Option<u64> {
         rx.first().copied()
+    }
+}
+
+impl TryChannel for Ringbuf {
+    #[inline]
+    fn try_send(tx: &mut Self::Tx, v: u64) -> Result<(), u64> {
+        tx.try_push(v)
+    }
+    #[inline]
+    fn try_recv(rx: &mut Self::Rx) -> Option<u64> {
+        rx.try_pop()
     }
 }

@@ -1,6 +1,6 @@
 //! rtrb: the SPSC peer, chunks via `write_chunk_uninit` and `read_chunk`.
 
-use crate::channel::{Channel, Kind};
+use crate::channel::{Channel, Kind, TryChannel};
 use crate::wait::until;
 
 /// `rtrb::RingBuffer<u64>`.
@@ -49,5 +49,16 @@ impl Channel for Rtrb {
     #[inline]
     fn peek(rx: &mut Self::Rx) -> Option<u64> {
         rx.peek().ok().copied()
+    }
+}
+
+impl TryChannel for Rtrb {
+    #[inline]
+    fn try_send(tx: &mut Self::Tx, v: u64) -> Result<(), u64> {
+        tx.push(v).map_err(|rtrb::PushError::Full(v)| v)
+    }
+    #[inline]
+    fn try_recv(rx: &mut Self::Rx) -> Option<u64> {
+        rx.pop().ok()
     }
 }

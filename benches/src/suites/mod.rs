@@ -8,6 +8,7 @@ pub mod channels_async;
 pub mod disruptor;
 pub mod mpmc;
 pub mod probe;
+pub mod regimes;
 pub mod sizes;
 pub mod spsc;
 pub mod waiting;
@@ -83,6 +84,9 @@ pub fn run(o: &Options) -> Vec<Pending> {
     }
     if o.runs(Suite::Channels) {
         channels::suite(o, &mut out);
+    }
+    if o.runs(Suite::Regimes) {
+        regimes::suite(o, &mut out);
     }
     out
 }

@@ -5,5 +5,6 @@ pub mod hot_path;
 pub mod mpmc;
 pub mod pace;
 pub mod pair;
+pub mod regime;
 pub mod round_trip;
 pub mod spsc;

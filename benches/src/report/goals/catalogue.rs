@@ -8,6 +8,7 @@ use super::channel_goals::channels;
 use super::disruptor_goals::topologies;
 use super::goal::{Goal, flag, goal};
 use super::lookup::{best, medians, per_round, workload};
+use super::regime_goals::regimes;
 use super::waiting_goals::waiting;
 use crate::results::Workload;
 use crate::sequenced;
@@ -134,6 +135,7 @@ pub fn evaluate(ws: &[Workload]) -> Vec<Goal> {
     topologies(ws, sequenced::cores(), &mut goals);
     waiting(ws, &mut goals);
     channels(ws, &mut goals);
+    regimes(ws, &mut goals);
     flag(ws, &mut goals);
     goals
 }

@@ -7,6 +7,7 @@ use std::fmt::Write;
 use super::cells::{interval_cell, precision};
 use super::floors::floors;
 use super::goals_table::goals_table;
+use super::regime_grid::{grid, is_grid_goal};
 use crate::channel::Kind;
 use crate::report::goals::{self, BUSY};
 use crate::report::header::Header;
@@ -48,11 +49,12 @@ pub fn docs(h: &Header, workloads: &[Workload]) -> String {
         let _ = writeln!(s, "{}", counts.trim_start());
     }
     let goals = goals::evaluate(workloads);
-    if !goals.is_empty() {
+    let listed: Vec<goals::Goal> = goals.iter().filter(|g| !is_grid_goal(g)).cloned().collect();
+    if !listed.is_empty() {
         let _ = writeln!(
             s,
             "**goals** (of the benchmark issue; not tests)\n\n{}",
-            goals_table(&goals)
+            goals_table(&listed)
         );
     }
     // In order of first appearance: a suite's workloads need not be
@@ -65,6 +67,10 @@ pub fn docs(h: &Header, workloads: &[Workload]) -> String {
         }
     }
     for suite in suites {
+        if suite == crate::suites::regimes::SUITE {
+            let _ = writeln!(s, "{}", grid(&goals));
+            continue;
+        }
         let ws: Vec<&Workload> = workloads.iter().filter(|w| w.suite == suite).collect();
         let sts: Vec<WorkloadStats> = ws.iter().map(|w| stats::of(w)).collect();
         let mut names: Vec<&str> = Vec::new();

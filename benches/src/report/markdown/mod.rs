@@ -8,6 +8,7 @@ mod floors;
 mod goals_table;
 mod heading;
 mod how_to_read;
+mod regime_grid;
 mod report;
 mod table;
 #[cfg(test)]
@@ -18,5 +19,6 @@ pub use floors::floors;
 pub use goals_table::{goals_table, rounds_cell};
 pub use heading::{header, instructions};
 pub use how_to_read::HOW_TO_READ;
+pub use regime_grid::{grid, is_grid_goal};
 pub use report::report;
 pub use table::table;

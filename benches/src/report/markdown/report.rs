@@ -7,6 +7,7 @@ use super::floors::{floor_line, floors};
 use super::goals_table::goals_table;
 use super::heading::header;
 use super::how_to_read::HOW_TO_READ;
+use super::regime_grid::grid;
 use super::table::table;
 use crate::report::goals;
 use crate::report::header::Header;
@@ -21,6 +22,10 @@ pub fn report(h: &Header, workloads: &[Workload], plots: &[String]) -> String {
     let goals = goals::evaluate(workloads);
     if !goals.is_empty() {
         let _ = writeln!(s, "## goals\n\n{}", goals_table(&goals));
+    }
+    let regimes = grid(&goals);
+    if !regimes.is_empty() {
+        let _ = writeln!(s, "## the SPSC regime grid\n\n{regimes}");
     }
     let mut suite = "";
     for w in workloads {

@@ -1,0 +1,124 @@
+//! One cell of the SPSC regime grid: the single-item throughput of a ring
+//! under a given work per item on each side, wait loop and capacity. The
+//! report's SPSC suite measures one regime (no work, spin-then-yield, the
+//! same few capacities); a user's program sits somewhere else on the grid,
+//! and a ring that leads in one cell can trail in the next (issue 37 §2:
+//! hotq-spsc at 0.24–0.55× ringbuf in one harness's cell).
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use crate::channel::TryChannel;
+use crate::wait::SPINS;
+use crate::workloads::pair::pair;
+
+/// How the caller waits after a failed try.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WaitLoop {
+    /// [`SPINS`] spin hints, then a yield on each further try (the
+    /// report's own loop, `wait::Backoff`).
+    SpinThenYield,
+    /// A spin hint on every try: never gives the core away.
+    Spin,
+    /// A yield on every try.
+    Yield,
+}
+
+impl WaitLoop {
+    /// Every wait loop, in the grid's order.
+    pub const ALL: [WaitLoop; 3] = [WaitLoop::SpinThenYield, WaitLoop::Spin, WaitLoop::Yield];
+
+    /// Its name in the workload's name.
+    pub fn label(self) -> &'static str {
+        match self {
+            WaitLoop::SpinThenYield => "spin-then-yield",
+            WaitLoop::Spin => "spin",
+            WaitLoop::Yield => "yield",
+        }
+    }
+
+    /// One failed try, the `tries`-th of this wait (from 0).
+    #[inline]
+    fn wait(self, tries: u32) {
+        match self {
+            WaitLoop::SpinThenYield if tries < SPINS => std::hint::spin_loop(),
+            WaitLoop::Spin => std::hint::spin_loop(),
+            _ => std::thread::yield_now(),
+        }
+    }
+}
+
+/// One cell of the grid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Regime {
+    /// Steps of [`work`] the producer does before each send.
+    pub producer_work: u32,
+    /// Steps of [`work`] the consumer does after each receive.
+    pub consumer_work: u32,
+    /// How both sides wait.
+    pub wait: WaitLoop,
+    /// The ring's capacity.
+    pub capacity: usize,
+}
+
+/// `steps` of a fixed dependent computation (a 64-bit LCG step each, its
+/// result through `black_box` so the chain cannot be folded): the work a
+/// program does per item, about 2 ns a step here.
+#[inline(never)]
+pub fn work(mut x: u64, steps: u32) -> u64 {
+    for _ in 0..steps {
+        x = black_box(
+            x.wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407),
+        );
+    }
+    x
+}
+
+/// One round of `items` items in regime `r`; M items/s from the start
+/// signal to the last receive. Checks that every item arrives once, in
+/// order.
+pub fn throughput<C: TryChannel>(items: u64, r: Regime) -> f64 {
+    let (mut tx, mut rx) = C::with_capacity(r.capacity);
+    let elapsed = pair(
+        1,
+        move || {
+            let mut acc = 0u64;
+            for i in 0..items {
+                if r.producer_work > 0 {
+                    acc = work(acc ^ i, r.producer_work);
+                }
+                let (mut v, mut tries) = (i, 0);
+                while let Err(back) = C::try_send(&mut tx, v) {
+                    v = back;
+                    r.wait.wait(tries);
+                    tries = tries.saturating_add(1);
+                }
+            }
+            black_box(acc);
+        },
+        move || {
+            let t0 = Instant::now();
+            let mut acc = 0u64;
+            for i in 0..items {
+                let mut tries = 0;
+                let v = loop {
+                    match C::try_recv(&mut rx) {
+                        Some(v) => break v,
+                        None => {
+                            r.wait.wait(tries);
+                            tries = tries.saturating_add(1);
+                        }
+                    }
+                };
+                assert_eq!(v, i, "{}: lost, duplicated or reordered an item", C::NAME);
+                if r.consumer_work > 0 {
+                    acc = work(acc ^ v, r.consumer_work);
+                }
+            }
+            black_box(acc);
+            t0.elapsed()
+        },
+    );
+    items as f64 / elapsed.as_secs_f64() / 1e6
+}
