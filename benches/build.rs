@@ -18,6 +18,8 @@ const CRATES: &[&str] = &[
     "crossbeam-channel",
     "flume",
     "concurrent-queue",
+    "lfqueue",
+    "omango",
     "disruptor",
     "hdrhistogram",
     "hotq-disruptor",

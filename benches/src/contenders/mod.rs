@@ -12,7 +12,9 @@ mod hotq_mpmc;
 mod hotq_mpmc_channel;
 mod hotq_spsc;
 mod kanal;
+mod lfqueue;
 mod mutex_deque;
+mod omango;
 mod ringbuf;
 mod rtrb;
 mod sync_channel;
@@ -27,7 +29,9 @@ pub use hotq_mpmc::HotqMpmc;
 pub use hotq_mpmc_channel::{HotqMpmcChannel, HotqMpmcChannelTry};
 pub use hotq_spsc::{HotqSpsc, HotqSpscFenced};
 pub use kanal::Kanal;
+pub use lfqueue::Lfqueue;
 pub use mutex_deque::MutexDeque;
+pub use omango::Omango;
 pub use ringbuf::Ringbuf;
 pub use rtrb::Rtrb;
 pub use sync_channel::SyncChannel;
@@ -52,7 +56,9 @@ pub fn each_channel(v: &mut impl ChannelVisitor) {
     v.visit::<HotqMpmc>();
     v.visit::<Rtrb>();
     v.visit::<Ringbuf>();
+    v.visit::<Omango>();
     v.visit::<ArrayQueue>();
+    v.visit::<Lfqueue>();
     v.visit::<CrossbeamChannel>();
     v.visit::<Flume>();
     v.visit::<ConcurrentQueueBounded>();
@@ -67,6 +73,7 @@ pub fn each_try_spsc(v: &mut impl TryVisitor) {
     v.visit::<HotqSpsc>();
     v.visit::<Rtrb>();
     v.visit::<Ringbuf>();
+    v.visit::<Omango>();
 }
 
 /// Something done with each [`TryChannel`] contender
@@ -80,6 +87,7 @@ pub trait TryVisitor {
 pub fn each_shared(v: &mut impl SharedVisitor) {
     v.visit::<HotqMpmc>();
     v.visit::<ArrayQueue>();
+    v.visit::<Lfqueue>();
     v.visit::<CrossbeamChannel>();
     v.visit::<Flume>();
     v.visit::<ConcurrentQueueBounded>();

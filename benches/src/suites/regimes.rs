@@ -1,7 +1,7 @@
-//! The SPSC regime grid (`--suite regimes`, not in `all`): hotq-spsc, rtrb
-//! and ringbuf through their own try calls, in every cell of work per item
+//! The SPSC regime grid (`--suite regimes`, not in `all`): hotq-spsc, rtrb,
+//! ringbuf and omango through their own try calls, in every cell of work per item
 //! on each side × the caller's wait loop × capacity. 144 workloads of
-//! three rings: give it time (`--time 900 --rounds 6`, about 16 minutes
+//! four rings: give it time (`--time 900 --rounds 6`, about 16 minutes
 //! here).
 
 use crate::channel::TryChannel;

@@ -56,7 +56,7 @@ pub fn evaluate(ws: &[Workload]) -> Vec<Goal> {
     let mut goals = Vec::new();
     let single = "cap 1024, single";
     if let Some(w) = workload(ws, single) {
-        if let Some(peer) = best(w, &["rtrb", "ringbuf"]) {
+        if let Some(peer) = best(w, &["rtrb", "ringbuf", "omango"]) {
             goals.push(goal(
                 format!("SPSC {single}: hotq-spsc ÷ best SPSC peer ({peer}), per round"),
                 true,
@@ -102,12 +102,15 @@ pub fn evaluate(ws: &[Workload]) -> Vec<Goal> {
     }
     for shape in ["1P1C", "2P2C"] {
         if let Some(w) = workload(ws, shape) {
-            goals.push(goal(
-                format!("MPMC {shape}: hotq-mpmc ÷ ArrayQueue, per round"),
-                true,
-                1.1,
-                per_round(w, "hotq-mpmc", "ArrayQueue"),
-            ));
+            // Issue 37: against the fetch-and-add SCQ (lfqueue) too.
+            for peer in ["ArrayQueue", "lfqueue"] {
+                goals.push(goal(
+                    format!("MPMC {shape}: hotq-mpmc ÷ {peer}, per round"),
+                    true,
+                    1.1,
+                    per_round(w, "hotq-mpmc", peer),
+                ));
+            }
         }
     }
     if let (Some(w4), Some(w2)) = (workload(ws, "4P4C"), workload(ws, "2P2C")) {

@@ -462,6 +462,8 @@ fn the_goal_workloads_are_exactly_those_the_goals_read() {
         "Mutex<VecDeque>",
         "hotq-mpmc",
         "ArrayQueue",
+        "lfqueue",
+        "omango",
         "hotq-disruptor",
         "hotq-disruptor (sleep 10 µs)",
         "disruptor",

@@ -1,6 +1,6 @@
 //! The regime grid's goals as grids (one per capacity and wait loop:
 //! producer work down, consumer work across), where the goals table would
-//! list 144 rows: each cell is hotq-spsc ÷ the better SPSC peer, with its
+//! list 144 rows: each cell is hotq-spsc ÷ the best SPSC peer, with its
 //! verdict (✓ met, ✗ missed, ? undecided).
 
 use std::fmt::Write;
@@ -30,7 +30,7 @@ pub fn grid(goals: &[Goal]) -> String {
     medians.sort_by(f64::total_cmp);
     let _ = writeln!(
         s,
-        "**SPSC regimes**: hotq-spsc ÷ the better of rtrb and ringbuf in each cell (median of per-round ratios; ✓ met ≥ 1.0, ✗ missed, ? undecided). {} cells: {} met, {} missed, {} undecided; the median cell {}.\n",
+        "**SPSC regimes**: hotq-spsc ÷ the best of rtrb, ringbuf and omango in each cell (median of per-round ratios; ✓ met ≥ 1.0, ✗ missed, ? undecided). {} cells: {} met, {} missed, {} undecided; the median cell {}.\n",
         cells.len(),
         count(Verdict::Met),
         count(Verdict::Missed),
