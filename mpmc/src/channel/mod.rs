@@ -20,10 +20,14 @@
 #[macro_use]
 mod queries;
 
+mod context;
 mod error;
 mod future;
 mod iter;
 mod receiver;
+mod select;
+mod select_error;
+mod select_macro;
 mod sender;
 #[cfg(feature = "stream")]
 mod stream;
@@ -35,6 +39,8 @@ pub use error::{
 pub use future::{RecvFut, SendFut};
 pub use iter::{IntoIter, Iter, TryIter};
 pub use receiver::Receiver;
+pub use select::{Select, SelectedOperation};
+pub use select_error::{ReadyTimeoutError, SelectTimeoutError, TryReadyError, TrySelectError};
 pub use sender::Sender;
 #[cfg(feature = "stream")]
 pub use stream::RecvStream;

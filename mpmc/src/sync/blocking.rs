@@ -333,6 +333,41 @@ impl Quiet {
     pub(crate) fn set(&self, _parked_for: Option<core::time::Duration>) {}
 }
 
+/// Shuffles `order` (a select's order of tries, for fairness among ready
+/// operations): Fisher–Yates over a thread's own xorshift generator, seeded
+/// from the clock and the thread. Not for anything but fairness.
+#[cfg(not(loom))]
+pub(crate) fn shuffle(order: &mut [usize]) {
+    use core::cell::Cell;
+    std::thread_local! {
+        static STATE: Cell<u64> = const { Cell::new(0) };
+    }
+    STATE.with(|state| {
+        let mut x = state.get();
+        if x == 0 {
+            // A seed that differs between threads and runs; never 0.
+            let nanos = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.subsec_nanos());
+            x = (u64::from(nanos) << 16) ^ (state as *const Cell<u64> as u64) | 1;
+        }
+        for i in (1..order.len()).rev() {
+            // xorshift64 (Marsaglia's 13, 7, 17).
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let j = (x % (i as u64 + 1)) as usize;
+            order.swap(i, j);
+        }
+        state.set(x);
+    });
+}
+
+/// Under loom the order stays as listed: a model must replay the same
+/// choices on every execution.
+#[cfg(loom)]
+pub(crate) fn shuffle(_order: &mut [usize]) {}
+
 #[cfg(all(test, not(loom)))]
 mod tests {
     use super::{HINT_STEPS, MIN_YIELDS, SpinFirst};
