@@ -82,7 +82,8 @@
 //! [`send_async`](Sender::send_async)/[`recv_async`](Receiver::recv_async)
 //! for async code on any runtime (`Stream` with the `stream` feature), and
 //! [`select!`] (or [`Select`]) to wait on several channels at once, as a
-//! stage waits on its data and its control messages. A select allocates
+//! stage waits on its data and its control messages, with timer channels
+//! ([`after`], [`tick`], [`never`](fn@never)) as arms beside them. A select allocates
 //! (its list of operations, and a box for the item a receive arm takes)
 //! and, when it waits, one waiter entry per operation.
 //!
@@ -111,10 +112,13 @@
 //! - capacity 0 (a rendezvous channel) is an error: [`bounded`] panics and
 //!   [`try_bounded`] returns [`CapacityError::Zero`];
 //! - [`select!`], [`select_biased!`] and [`Select`] have
-//!   `crossbeam_channel`'s syntax, names and errors, over these channels;
-//!   there are no timer channels (`after`, `tick`, `never`) to use as arms
-//!   yet (a `default(timeout)` arm or [`Select::select_timeout`] covers a
-//!   one-off timeout);
+//!   `crossbeam_channel`'s syntax, names and errors, over these channels
+//!   and the timer channels [`after`], [`tick`] and [`never`](fn@never);
+//! - a timer receiver's `len()` is always 0 and `is_empty()` always true
+//!   (crossbeam's say 1 and false while a message is due), and its
+//!   `capacity()` is 1 ([`never`](fn@never)'s too; crossbeam's is `Some(0)`); an
+//!   async receive on a timer starts a thread that sleeps until the
+//!   message is due (nothing else can wake the task);
 //! - there are async calls too, and the `stream` feature's `RecvStream`.
 //!
 //! ```
@@ -327,7 +331,7 @@ pub use channel::RecvStream;
 pub use channel::{
     ReadyTimeoutError, Receiver, RecvError, RecvTimeoutError, Select, SelectTimeoutError,
     SelectedOperation, SendError, SendTimeoutError, Sender, TryReadyError, TryRecvError,
-    TrySelectError, TrySendError, bounded, try_bounded,
+    TrySelectError, TrySendError, after, bounded, never, tick, try_bounded,
 };
 #[cfg(all(loom, feature = "std"))]
 #[doc(hidden)]

@@ -58,6 +58,11 @@ trait Operand {
     fn waiters(&self) -> &Waiters;
     /// The channel, to check the handle given to [`SelectedOperation`].
     fn channel(&self) -> *const ();
+    /// When a timer receiver's next message is due (nothing notifies its
+    /// waiters: a select wakes by itself then).
+    fn fire_at(&self) -> Option<Instant> {
+        None
+    }
 }
 
 /// What a select did to the channel of the operation it selected.
@@ -131,6 +136,9 @@ impl<T> Operand for Receiver<T> {
     }
 
     fn is_ready(&self) -> bool {
+        if let Some(timer) = &self.shared.timer {
+            return timer.is_ready();
+        }
         // Relaxed: as in `try_send`, a hint; a wait re-reads it after the
         // lock that `disconnect` takes too.
         !self.shared.queue.is_empty() || self.shared.disconnected.load(Ordering::Relaxed)
@@ -138,6 +146,13 @@ impl<T> Operand for Receiver<T> {
 
     fn waiters(&self) -> &Waiters {
         &self.shared.recv_waiters
+    }
+
+    fn fire_at(&self) -> Option<Instant> {
+        self.shared
+            .timer
+            .as_ref()
+            .and_then(|timer| timer.next_fire())
     }
 
     fn channel(&self) -> *const () {
@@ -573,7 +588,14 @@ impl<'a> Select<'a> {
             }
             // The re-try after the flag stores (see the module docs).
             let early = all(self);
-            let in_time = early.is_some() || context.park(deadline);
+            // A timer arm's next message wakes it too: nothing notifies
+            // a timer's waiters.
+            let timers = self.ops.iter().filter_map(|op| op.operand.fire_at()).min();
+            let wake = match (timers, deadline) {
+                (Some(t), Some(d)) => Some(t.min(d)),
+                (t, d) => t.or(d),
+            };
+            let in_time = early.is_some() || context.park(wake) || wake != deadline;
             for (op, entry) in self.ops.iter().zip(&entries) {
                 op.operand.waiters().unregister(entry);
             }
