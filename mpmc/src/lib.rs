@@ -114,6 +114,8 @@
 //! - [`select!`], [`select_biased!`] and [`Select`] have
 //!   `crossbeam_channel`'s syntax, names and errors, over these channels
 //!   and the timer channels [`after`], [`tick`] and [`never`](fn@never);
+//!   a `select!` takes at most 32 arms, and a [`Select`] stays on the
+//!   thread that made it (it is neither `Send` nor `Sync`);
 //! - a timer receiver's `len()` is always 0 and `is_empty()` always true
 //!   (crossbeam's say 1 and false while a message is due), and its
 //!   `capacity()` is 1 ([`never`](fn@never)'s too; crossbeam's is `Some(0)`); an

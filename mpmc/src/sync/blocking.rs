@@ -335,21 +335,24 @@ impl Quiet {
 
 /// Shuffles `order` (a select's order of tries, for fairness among ready
 /// operations): Fisher–Yates over a thread's own xorshift generator, seeded
-/// from the clock and the thread. Not for anything but fairness.
+/// from a process-wide counter and the thread. Not for anything but
+/// fairness. (No clock in the seed: miri's isolation has no wall clock.)
 #[cfg(not(loom))]
 pub(crate) fn shuffle(order: &mut [usize]) {
     use core::cell::Cell;
+    use std::sync::atomic::AtomicU64;
+    /// Seeds handed out so far, spaced by the golden ratio.
+    static SEEDS: AtomicU64 = AtomicU64::new(0x9E37_79B9_7F4A_7C15);
     std::thread_local! {
         static STATE: Cell<u64> = const { Cell::new(0) };
     }
     STATE.with(|state| {
         let mut x = state.get();
         if x == 0 {
-            // A seed that differs between threads and runs; never 0.
-            let nanos = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.subsec_nanos());
-            x = (u64::from(nanos) << 16) ^ (state as *const Cell<u64> as u64) | 1;
+            // A seed that differs between threads; never 0. Relaxed: only
+            // the increment's atomicity matters (distinct seeds).
+            let seed = SEEDS.fetch_add(0x9E37_79B9_7F4A_7C15, Ordering::Relaxed);
+            x = (seed ^ (core::ptr::from_ref(state).addr() as u64)) | 1;
         }
         for i in (1..order.len()).rev() {
             // xorshift64 (Marsaglia's 13, 7, 17).
