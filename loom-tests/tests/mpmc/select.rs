@@ -138,3 +138,39 @@ fn select_completing_in_its_retry_passes_on_a_pick_it_did_not_use() {
         },
     );
 }
+
+/// A timed select (which, under loom, times out after one yield) races a
+/// send, with a plain receiver parked on the same channel: if the send's
+/// notification picked the select just as it timed out, the select uses
+/// it (takes the item) or the plain receiver gets the item; the wake-up
+/// is never lost between the two.
+#[test]
+fn select_timeout_races_a_send_and_a_parked_receiver() {
+    model(
+        "select_timeout_races_a_send_and_a_parked_receiver",
+        3,
+        || {
+            let (tx, rx) = bounded::<u8>(1);
+            let rx2 = rx.clone();
+            let s = thread::spawn(move || {
+                let mut sel = Select::new();
+                sel.recv(&rx);
+                match sel.select_timeout(std::time::Duration::from_secs(60)) {
+                    Ok(oper) => Some(oper.recv(&rx).unwrap()),
+                    Err(_) => None,
+                }
+            });
+            let r = thread::spawn(move || rx2.recv().unwrap());
+            tx.send(1).unwrap();
+            let first = s.join().unwrap();
+            if first.is_some() {
+                tx.send(2).unwrap();
+            }
+            let second = r.join().unwrap();
+            match first {
+                Some(v) => assert_eq!((v, second), (1, 2)),
+                None => assert_eq!(second, 1),
+            }
+        },
+    );
+}
