@@ -296,6 +296,9 @@ MIRI_SUBSET=(
     # linearizability histories (51 s under miri) are in the full run, with
     # the queue's own: the histories run in cargo test and ThreadSanitizer.
     "-p hotq-mpmc --test channel"
+    # hotq-mpmc's select and timer channels (about 110 s; the timing tests
+    # are ignored under miri's isolated clock).
+    "-p hotq-mpmc --test select --test timer"
     "-p hotq-disruptor --lib --test drops --test panic --test dropped_stages"
     "-p hotq-spsc --lib --test drops --test edge --test linearizability --test waiting"
     "-p hotq-mpmc --lib"

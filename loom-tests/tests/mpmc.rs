@@ -9,6 +9,10 @@
 #[path = "mpmc/channel.rs"]
 mod channel;
 
+/// The select's models (`tests/mpmc/select.rs`).
+#[path = "mpmc/select.rs"]
+mod select;
+
 use hotq_loom_tests::{DropLog, Spin, model};
 use hotq_mpmc::Queue;
 use loom::sync::Arc;

@@ -78,9 +78,14 @@
 //! [`recv`](Receiver::recv) while it is empty (after a spin of at most
 //! 20 µs that yields the core, parked: no CPU), with
 //! timeouts and deadlines, `try_*` calls that never block, disconnection
-//! when one side's last handle goes, iterators, and
+//! when one side's last handle goes, iterators,
 //! [`send_async`](Sender::send_async)/[`recv_async`](Receiver::recv_async)
-//! for async code on any runtime (`Stream` with the `stream` feature).
+//! for async code on any runtime (`Stream` with the `stream` feature), and
+//! [`select!`] (or [`Select`]) to wait on several channels at once, as a
+//! stage waits on its data and its control messages, with timer channels
+//! ([`after`], [`tick`], [`never`](fn@never)) as arms beside them. A select allocates
+//! (its list of operations, and a box for the item a receive arm takes)
+//! and, when it waits, one waiter entry per operation.
 //!
 //! ```
 //! let (tx, rx) = hotq_mpmc::bounded(16);
@@ -106,8 +111,17 @@
 //!   bounded (there is no `unbounded`);
 //! - capacity 0 (a rendezvous channel) is an error: [`bounded`] panics and
 //!   [`try_bounded`] returns [`CapacityError::Zero`];
-//! - there is no `select!`; instead there are async calls, and the
-//!   `stream` feature's `RecvStream`.
+//! - [`select!`], [`select_biased!`] and [`Select`] have
+//!   `crossbeam_channel`'s syntax, names and errors, over these channels
+//!   and the timer channels [`after`], [`tick`] and [`never`](fn@never);
+//!   a `select!` takes at most 32 arms, and a [`Select`] stays on the
+//!   thread that made it (it is neither `Send` nor `Sync`);
+//! - a timer receiver's `len()` is always 0 and `is_empty()` always true
+//!   (crossbeam's say 1 and false while a message is due), and its
+//!   `capacity()` is 1 ([`never`](fn@never)'s too; crossbeam's is `Some(0)`); an
+//!   async receive on a timer starts a thread that sleeps until the
+//!   message is due (nothing else can wake the task);
+//! - there are async calls too, and the `stream` feature's `RecvStream`.
 //!
 //! ```
 //! // was: use crossbeam_channel::{bounded, RecvTimeoutError};
@@ -121,6 +135,16 @@
 //! assert_eq!(rx.recv_timeout(Duration::from_millis(1)), Err(RecvTimeoutError::Timeout));
 //! // crossbeam_channel: a rendezvous channel; here an error (`bounded(0)` panics).
 //! assert_eq!(try_bounded::<u32>(0).unwrap_err(), CapacityError::Zero);
+//!
+//! // was: crossbeam_channel::select! — the same arms.
+//! let (ctl_tx, ctl) = bounded::<&str>(1);
+//! ctl_tx.send("stop").unwrap();
+//! let stopped = hotq_mpmc::select! {
+//!     recv(rx) -> item => item.is_err(),
+//!     recv(ctl) -> cmd => cmd == Ok("stop"),
+//!     default(Duration::from_secs(1)) => false,
+//! };
+//! assert!(stopped);
 //! ```
 //!
 //! An async receiver (any executor; the futures are `Send`):
@@ -307,8 +331,9 @@ struct ReadmeDoctests;
 pub use channel::RecvStream;
 #[cfg(feature = "std")]
 pub use channel::{
-    Receiver, RecvError, RecvTimeoutError, SendError, SendTimeoutError, Sender, TryRecvError,
-    TrySendError, bounded, try_bounded,
+    ReadyTimeoutError, Receiver, RecvError, RecvTimeoutError, Select, SelectTimeoutError,
+    SelectedOperation, SendError, SendTimeoutError, Sender, TryReadyError, TryRecvError,
+    TrySelectError, TrySendError, after, bounded, never, tick, try_bounded,
 };
 #[cfg(all(loom, feature = "std"))]
 #[doc(hidden)]

@@ -51,6 +51,10 @@ use crate::sync::{
     AtomicPosition, Backoff, Ordering, Position, Seam, UnsafeCell, fence, prefetch_read, seam,
 };
 
+// A push in two steps, for a select's send arm (channels only).
+#[cfg(feature = "std")]
+mod claim;
+
 /// How far ahead of the slot it pops a consumer prefetches, in bytes:
 /// hotq-disruptor's distance (`disruptor/src/processor.rs`, measured there).
 /// `report --suite mpmc`, 2026-12-05, two runs each, hotq-mpmc ÷

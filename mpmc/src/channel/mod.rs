@@ -20,13 +20,18 @@
 #[macro_use]
 mod queries;
 
+mod context;
 mod error;
 mod future;
 mod iter;
 mod receiver;
+mod select;
+mod select_error;
+mod select_macro;
 mod sender;
 #[cfg(feature = "stream")]
 mod stream;
+mod timer;
 mod waiters;
 
 pub use error::{
@@ -35,13 +40,17 @@ pub use error::{
 pub use future::{RecvFut, SendFut};
 pub use iter::{IntoIter, Iter, TryIter};
 pub use receiver::Receiver;
+pub use select::{Select, SelectedOperation};
+pub use select_error::{ReadyTimeoutError, SelectTimeoutError, TryReadyError, TrySelectError};
 pub use sender::Sender;
 #[cfg(feature = "stream")]
 pub use stream::RecvStream;
+pub use timer::{after, never, tick};
 
 use crate::sync::AtomicUsize;
 use crate::sync::blocking::{Arc, AtomicBool, Ordering};
 use crate::{CapacityError, Queue};
+use timer::Timer;
 use waiters::Waiters;
 
 /// Creates a channel of `capacity` items: the [`Sender`] and
@@ -86,14 +95,7 @@ pub fn bounded<T>(capacity: usize) -> (Sender<T>, Receiver<T>) {
 /// # Ok::<(), CapacityError>(())
 /// ```
 pub fn try_bounded<T>(capacity: usize) -> Result<(Sender<T>, Receiver<T>), CapacityError> {
-    let shared = Arc::new(Shared {
-        queue: Queue::try_new(capacity)?,
-        disconnected: AtomicBool::new(false),
-        senders: AtomicUsize::new(1),
-        receivers: AtomicUsize::new(1),
-        send_waiters: Waiters::new(),
-        recv_waiters: Waiters::new(),
-    });
+    let shared = Arc::new(Shared::new(Queue::try_new(capacity)?, None));
     Ok((
         Sender {
             shared: Arc::clone(&shared),
@@ -118,9 +120,26 @@ pub(crate) struct Shared<T> {
     pub(crate) send_waiters: Waiters,
     /// Receivers blocked on an empty channel; notified by every send.
     pub(crate) recv_waiters: Waiters,
+    /// A timer receiver's timer (`timer.rs`); `None` for every other
+    /// channel. Asked only after a receive found the queue empty.
+    pub(crate) timer: Option<Timer<T>>,
 }
 
 impl<T> Shared<T> {
+    /// One sender and one receiver (a timer's sender count stays at 1,
+    /// with no sender behind it: it never disconnects).
+    pub(crate) fn new(queue: Queue<T>, timer: Option<Timer<T>>) -> Self {
+        Shared {
+            queue,
+            disconnected: AtomicBool::new(false),
+            senders: AtomicUsize::new(1),
+            receivers: AtomicUsize::new(1),
+            send_waiters: Waiters::new(),
+            recv_waiters: Waiters::new(),
+            timer,
+        }
+    }
+
     /// Marks the channel disconnected and wakes every blocked handle of
     /// both sides (those of the side that left are gone, so waking both is
     /// waking the other).

@@ -65,6 +65,10 @@ impl<T> Receiver<T> {
     #[cold]
     fn empty_or_disconnected(&self) -> Result<T, TryRecvError> {
         let shared = &*self.shared;
+        if let Some(timer) = &shared.timer {
+            // A timer's queue is always empty: it answers (`timer.rs`).
+            return timer.try_recv().ok_or(TryRecvError::Empty);
+        }
         // Relaxed, and still ordered: once the flag is seen, every send made
         // before the last sender left must be visible to the pop below, so
         // that it finds any item the first one missed. The pop orders it:
@@ -161,6 +165,10 @@ impl<T> Receiver<T> {
     #[cold]
     #[inline(never)]
     fn recv_waiting(&self, deadline: Option<Instant>) -> Result<T, RecvTimeoutError> {
+        if let Some(timer) = &self.shared.timer {
+            // Nothing notifies a timer's receivers (`timer.rs`).
+            return timer.recv_until(deadline);
+        }
         let got = self.shared.recv_waiters.block_on(
             deadline,
             || match self.try_recv() {
@@ -207,6 +215,10 @@ impl<T> Receiver<T> {
         waiter: &mut Option<Arc<Waiter>>,
         cx: &mut Context<'_>,
     ) -> Poll<Result<T, RecvError>> {
+        if let Some(timer) = &self.shared.timer {
+            // Nothing notifies a timer's receivers (`timer.rs`).
+            return timer.poll(cx).map(Ok);
+        }
         let waiters = &self.shared.recv_waiters;
         if let Some(w) = waiter.take() {
             // Notified or not, the next step is a try: a notification is

@@ -40,6 +40,7 @@
 use alloc::collections::VecDeque;
 use core::task::Waker;
 
+use super::context::Context;
 use crate::sync::AtomicUsize;
 use crate::sync::blocking::{
     self, Arc, AtomicBool, Instant, Mutex, Ordering, Quiet, SpinFirst, Thread, load_after_claim,
@@ -63,6 +64,10 @@ pub(crate) struct Waiter {
 enum Wake {
     Thread(Thread),
     Task(Waker),
+    /// A select's entry for its operation at this position: it takes a
+    /// notification only if no other list has picked the select yet
+    /// (`context.rs`).
+    Select(Arc<Context>, usize),
 }
 
 impl Waiter {
@@ -80,11 +85,28 @@ impl Waiter {
         })
     }
 
+    pub(crate) fn select(context: &Arc<Context>, position: usize) -> Arc<Waiter> {
+        Arc::new(Waiter {
+            notified: AtomicBool::new(false),
+            wake: Wake::Select(Arc::clone(context), position),
+        })
+    }
+
+    /// Under the list's lock: whether this waiter takes the notification
+    /// (a select that another list has picked does not).
+    fn pick(&self) -> bool {
+        match &self.wake {
+            Wake::Select(context, position) => context.pick(*position),
+            _ => true,
+        }
+    }
+
     /// Unparks the thread or wakes the task; `notified` is already set.
     fn wake(&self) {
         match &self.wake {
             Wake::Thread(thread) => thread.unpark(),
             Wake::Task(waker) => waker.wake_by_ref(),
+            Wake::Select(context, _) => context.unpark(),
         }
     }
 
@@ -157,6 +179,12 @@ impl Waiters {
         }
     }
 
+    /// Passes on a notification that a select took from this list and did
+    /// not use (`context.rs`).
+    pub(crate) fn pass_on(&self) {
+        self.notify_one_waiting();
+    }
+
     /// Only under the lock (the flags' one writer at a time).
     fn set_waiting(&self, waiting: bool) {
         let flags = self.flags.load(Ordering::Relaxed);
@@ -185,7 +213,12 @@ impl Waiters {
     fn notify_one_waiting(&self) {
         let waiter = {
             let mut list = self.lock();
-            let waiter = list.pop_front();
+            // A select that another list picked first takes nothing: the
+            // notification goes on to the next waiter (`context.rs`).
+            let mut waiter = list.pop_front();
+            while waiter.as_ref().is_some_and(|w| !w.pick()) {
+                waiter = list.pop_front();
+            }
             self.set_waiting(!list.is_empty());
             if let Some(w) = &waiter {
                 // Under the lock: the waiter's `unregister` then sees both
@@ -206,7 +239,9 @@ impl Waiters {
         let waiters: VecDeque<_> = {
             let mut list = self.lock();
             self.flags.store(CLOSED, Ordering::Relaxed);
-            let all = core::mem::take(&mut *list);
+            let mut all = core::mem::take(&mut *list);
+            // A select already picked by another list is awake anyway.
+            all.retain(|w| w.pick());
             for w in &all {
                 w.notified.store(true, Ordering::Relaxed);
             }

@@ -333,6 +333,44 @@ impl Quiet {
     pub(crate) fn set(&self, _parked_for: Option<core::time::Duration>) {}
 }
 
+/// Shuffles `order` (a select's order of tries, for fairness among ready
+/// operations): Fisher–Yates over a thread's own xorshift generator, seeded
+/// from a process-wide counter and the thread. Not for anything but
+/// fairness. (No clock in the seed: miri's isolation has no wall clock.)
+#[cfg(not(loom))]
+pub(crate) fn shuffle(order: &mut [usize]) {
+    use core::cell::Cell;
+    use std::sync::atomic::AtomicU64;
+    /// Seeds handed out so far, spaced by the golden ratio.
+    static SEEDS: AtomicU64 = AtomicU64::new(0x9E37_79B9_7F4A_7C15);
+    std::thread_local! {
+        static STATE: Cell<u64> = const { Cell::new(0) };
+    }
+    STATE.with(|state| {
+        let mut x = state.get();
+        if x == 0 {
+            // A seed that differs between threads; never 0. Relaxed: only
+            // the increment's atomicity matters (distinct seeds).
+            let seed = SEEDS.fetch_add(0x9E37_79B9_7F4A_7C15, Ordering::Relaxed);
+            x = (seed ^ (core::ptr::from_ref(state).addr() as u64)) | 1;
+        }
+        for i in (1..order.len()).rev() {
+            // xorshift64 (Marsaglia's 13, 7, 17).
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let j = (x % (i as u64 + 1)) as usize;
+            order.swap(i, j);
+        }
+        state.set(x);
+    });
+}
+
+/// Under loom the order stays as listed: a model must replay the same
+/// choices on every execution.
+#[cfg(loom)]
+pub(crate) fn shuffle(_order: &mut [usize]) {}
+
 #[cfg(all(test, not(loom)))]
 mod tests {
     use super::{HINT_STEPS, MIN_YIELDS, SpinFirst};

@@ -1,0 +1,814 @@
+//! [`Select`]: waits on several channel operations at once and completes
+//! one of them, as `crossbeam_channel::Select` does (the macros over it
+//! are in `select_macro.rs`).
+//!
+//! # How a select waits
+//!
+//! A select first tries its operations once each (in a fresh random order,
+//! or as listed when biased). When none can go ahead and it may wait, it
+//! puts one entry per operation on that operation's waiting list (a
+//! receive on the channel's receivers' list, a send on its senders'),
+//! every entry sharing one wake-once token (`context.rs`), then tries
+//! every operation again before it parks: the re-try after the flag
+//! stores of `waiters.rs`'s protocol, whose store→load pairs are, for each
+//! list it is on:
+//!
+//! - the select: `Waiters::register` (flag store) → the queue's
+//!   `fence(SeqCst)` in its failure path (`Queue::pop`, `Queue::claim`) →
+//!   load of `tail`/`head`; for [`Select::ready`], which completes nothing,
+//!   its own `fence(SeqCst)` before it looks at the queues;
+//! - the working side: its claim (`SeqCst` CAS) → `load_after_claim` of
+//!   the list's flags.
+//!
+//! So a send or receive that the re-try misses sees the entry and
+//! notifies the list. The first notifier to pick the token wakes the
+//! select; notifiers of its other lists that find the token taken pass
+//! their notification to their next waiter. Once awake, the select takes
+//! all its entries off, tries the picked operation first, and passes the
+//! notification on if it completes another one (see `context.rs`).
+//!
+//! A receive arm takes its item during the select (the item waits in the
+//! [`SelectedOperation`]); a send arm claims its slot during the select
+//! (`Queue::claim`) and writes the value when the caller gives it to
+//! [`SelectedOperation::send`]. Meanwhile receivers that reach that slot
+//! wait for it, as behind a producer preempted mid-push.
+
+use alloc::boxed::Box;
+use alloc::vec::Vec;
+use core::fmt;
+use core::marker::PhantomData;
+use core::ptr::NonNull;
+use std::time::{Duration, Instant};
+
+use super::context::Context;
+use super::select_error::{ReadyTimeoutError, SelectTimeoutError, TryReadyError, TrySelectError};
+use super::waiters::{Waiter, Waiters};
+use super::{Receiver, RecvError, SendError, Sender, Shared, TryRecvError};
+use crate::sync::blocking::{self, Arc, Ordering};
+use crate::sync::{Position, fence};
+
+/// A channel end a [`Select`] can wait on: one of its operations.
+trait Operand {
+    /// Tries the operation once; `None` when it would block.
+    fn attempt(&self) -> Option<Done>;
+    /// Whether the operation would go ahead now (a disconnected channel's
+    /// would: it fails at once).
+    fn is_ready(&self) -> bool;
+    /// The list its waiters go on.
+    fn waiters(&self) -> &Waiters;
+    /// The channel, to check the handle given to [`SelectedOperation`].
+    fn channel(&self) -> *const ();
+    /// When a timer receiver's next message is due (nothing notifies its
+    /// waiters: a select wakes by itself then).
+    fn fire_at(&self) -> Option<Instant> {
+        None
+    }
+}
+
+/// What a select did to the channel of the operation it selected.
+enum Done {
+    /// A receive took this item.
+    Received(Item),
+    /// A send claimed this position of the queue (`Queue::claim`).
+    Claimed(Position),
+    /// The other side is gone (a receive: and the channel is empty).
+    Disconnected,
+}
+
+/// A received item of a type the select does not know, boxed until
+/// [`SelectedOperation::recv`] takes it out with the type its receiver
+/// names.
+struct Item {
+    ptr: NonNull<()>,
+    drop: unsafe fn(NonNull<()>),
+}
+
+impl Item {
+    fn new<T>(value: T) -> Item {
+        /// Drops and frees the box `ptr` came from.
+        ///
+        /// # Safety
+        ///
+        /// `ptr` is `Box::<T>::into_raw`'s, not freed yet.
+        unsafe fn drop_box<T>(ptr: NonNull<()>) {
+            // SAFETY: the caller's promise.
+            drop(unsafe { Box::from_raw(ptr.cast::<T>().as_ptr()) });
+        }
+        Item {
+            ptr: NonNull::from(Box::leak(Box::new(value))).cast(),
+            drop: drop_box::<T>,
+        }
+    }
+
+    /// Takes the item out.
+    ///
+    /// # Safety
+    ///
+    /// `T` is the type [`Item::new`] was given.
+    unsafe fn take<T>(self) -> T {
+        let ptr = self.ptr.cast::<T>();
+        core::mem::forget(self);
+        // SAFETY: `ptr` is `Box::<T>::into_raw`'s (the caller's promise on
+        // `T`), and `forget` above keeps `Drop` from freeing it too.
+        *unsafe { Box::from_raw(ptr.as_ptr()) }
+    }
+}
+
+impl Drop for Item {
+    fn drop(&mut self) {
+        // SAFETY: `drop` is `drop_box` of the type the box was made with,
+        // and the box is still ours (`take` forgets `self`).
+        unsafe { (self.drop)(self.ptr) }
+    }
+}
+
+fn channel_of<T>(shared: &Shared<T>) -> *const () {
+    (shared as *const Shared<T>).cast()
+}
+
+impl<T> Operand for Receiver<T> {
+    fn attempt(&self) -> Option<Done> {
+        match self.try_recv() {
+            Ok(v) => Some(Done::Received(Item::new(v))),
+            Err(TryRecvError::Disconnected) => Some(Done::Disconnected),
+            Err(TryRecvError::Empty) => None,
+        }
+    }
+
+    fn is_ready(&self) -> bool {
+        if let Some(timer) = &self.shared.timer {
+            return timer.is_ready();
+        }
+        // Relaxed: as in `try_send`, a hint; a wait re-reads it after the
+        // lock that `disconnect` takes too.
+        !self.shared.queue.is_empty() || self.shared.disconnected.load(Ordering::Relaxed)
+    }
+
+    fn waiters(&self) -> &Waiters {
+        &self.shared.recv_waiters
+    }
+
+    fn fire_at(&self) -> Option<Instant> {
+        self.shared
+            .timer
+            .as_ref()
+            .and_then(|timer| timer.next_fire())
+    }
+
+    fn channel(&self) -> *const () {
+        channel_of(&self.shared)
+    }
+}
+
+impl<T> Operand for Sender<T> {
+    fn attempt(&self) -> Option<Done> {
+        let shared = &*self.shared;
+        // Relaxed: as in `try_send` (a waiting select re-reads it after
+        // taking the list's lock, which `disconnect` takes too).
+        if shared.disconnected.load(Ordering::Relaxed) {
+            return Some(Done::Disconnected);
+        }
+        shared.queue.claim().map(Done::Claimed)
+    }
+
+    fn is_ready(&self) -> bool {
+        // Relaxed: as in `attempt`.
+        !self.shared.queue.is_full() || self.shared.disconnected.load(Ordering::Relaxed)
+    }
+
+    fn waiters(&self) -> &Waiters {
+        &self.shared.send_waiters
+    }
+
+    fn channel(&self) -> *const () {
+        channel_of(&self.shared)
+    }
+}
+
+/// One operation of a [`Select`].
+#[derive(Clone, Copy)]
+struct Op<'a> {
+    operand: &'a dyn Operand,
+    /// The index [`Select::send`]/[`Select::recv`] returned for it.
+    index: usize,
+    is_send: bool,
+}
+
+/// Waits on several channel operations at once, and completes (or, with
+/// the `ready` calls, reports) the first that can go ahead: the
+/// [`select!`](crate::select) macro's engine, with `crossbeam_channel`'s
+/// `Select` API.
+///
+/// Add operations with [`send`](Self::send) and [`recv`](Self::recv)
+/// (each returns the operation's index), then call one of the `select`
+/// calls: it returns a [`SelectedOperation`], which must be completed with
+/// [`SelectedOperation::send`] or [`SelectedOperation::recv`] on the same
+/// channel handle. When several operations are ready, [`Select::new`]
+/// picks one at random; [`Select::new_biased`] the first added.
+///
+/// An operation on a disconnected channel is ready: completing it returns
+/// its error.
+///
+/// ```
+/// use hotq_mpmc::{Select, bounded};
+///
+/// let (data_tx, data_rx) = bounded::<u64>(8);
+/// let (ctl_tx, ctl_rx) = bounded::<&str>(1);
+/// ctl_tx.send("stop").unwrap();
+///
+/// let mut sel = Select::new();
+/// let data = sel.recv(&data_rx);
+/// let ctl = sel.recv(&ctl_rx);
+/// let oper = sel.select(); // blocks until one of them can go ahead
+/// assert_eq!(oper.index(), ctl); // the data channel is empty
+/// assert_eq!(oper.recv(&ctl_rx), Ok("stop"));
+/// # let _ = data;
+///
+/// // With nothing ready, `try_select` says so instead of blocking.
+/// assert!(sel.try_select().is_err());
+/// # drop((data_tx, ctl_tx));
+/// ```
+pub struct Select<'a> {
+    ops: Vec<Op<'a>>,
+    next_index: usize,
+    biased: bool,
+}
+
+impl<'a> Select<'a> {
+    /// A select that picks at random among the operations that are ready.
+    ///
+    /// ```
+    /// let (tx, rx) = hotq_mpmc::bounded::<i32>(1);
+    /// let mut sel = hotq_mpmc::Select::new();
+    /// assert_eq!(sel.recv(&rx), 0);
+    /// assert!(sel.try_select().is_err()); // nothing to receive yet
+    /// tx.send(1).unwrap();
+    /// assert_eq!(sel.try_select().unwrap().recv(&rx), Ok(1));
+    /// ```
+    pub fn new() -> Select<'a> {
+        Select {
+            ops: Vec::new(),
+            next_index: 0,
+            biased: false,
+        }
+    }
+
+    /// A select that picks the first-added operation among those that are
+    /// ready.
+    ///
+    /// ```
+    /// let (tx1, rx1) = hotq_mpmc::bounded::<i32>(1);
+    /// let (tx2, rx2) = hotq_mpmc::bounded::<i32>(1);
+    /// tx1.send(1).unwrap();
+    /// tx2.send(2).unwrap();
+    /// let mut sel = hotq_mpmc::Select::new_biased();
+    /// let first = sel.recv(&rx1);
+    /// sel.recv(&rx2);
+    /// let oper = sel.select();
+    /// assert_eq!(oper.index(), first); // both ready: the first wins
+    /// assert_eq!(oper.recv(&rx1), Ok(1));
+    /// # drop(rx2);
+    /// ```
+    pub fn new_biased() -> Select<'a> {
+        Select {
+            biased: true,
+            ..Select::new()
+        }
+    }
+
+    /// Adds a send on `s`'s channel; returns the operation's index.
+    ///
+    /// ```
+    /// let (tx, rx) = hotq_mpmc::bounded(1);
+    /// let mut sel = hotq_mpmc::Select::new();
+    /// let i = sel.send(&tx);
+    /// let oper = sel.select(); // there is room
+    /// assert_eq!(oper.index(), i);
+    /// oper.send(&tx, 5).unwrap();
+    /// // Full now: the send would block.
+    /// assert!(sel.try_select().is_err());
+    /// assert_eq!(rx.recv(), Ok(5));
+    /// ```
+    pub fn send<T>(&mut self, s: &'a Sender<T>) -> usize {
+        self.add(s, true)
+    }
+
+    /// Adds a receive on `r`'s channel; returns the operation's index.
+    ///
+    /// ```
+    /// let (tx, rx) = hotq_mpmc::bounded::<i32>(1);
+    /// let mut sel = hotq_mpmc::Select::new();
+    /// let i = sel.recv(&rx);
+    /// assert!(sel.try_select().is_err()); // empty
+    /// drop(tx);
+    /// let oper = sel.try_select().unwrap(); // disconnected: ready, and fails
+    /// assert_eq!(oper.index(), i);
+    /// assert_eq!(oper.recv(&rx), Err(hotq_mpmc::RecvError));
+    /// ```
+    pub fn recv<T>(&mut self, r: &'a Receiver<T>) -> usize {
+        self.add(r, false)
+    }
+
+    fn add(&mut self, operand: &'a dyn Operand, is_send: bool) -> usize {
+        let index = self.next_index;
+        self.next_index += 1;
+        self.ops.push(Op {
+            operand,
+            index,
+            is_send,
+        });
+        index
+    }
+
+    /// Removes the operation with index `index`; the other operations keep
+    /// their indices.
+    ///
+    /// # Panics
+    ///
+    /// When there is no such operation (never added, or removed already).
+    ///
+    /// ```
+    /// let (tx, rx) = hotq_mpmc::bounded::<i32>(1);
+    /// let mut sel = hotq_mpmc::Select::new();
+    /// let send = sel.send(&tx);
+    /// let recv = sel.recv(&rx);
+    /// sel.remove(send);
+    /// assert!(sel.try_select().is_err()); // only the receive is left, and nothing to receive
+    /// # let _ = recv;
+    /// ```
+    ///
+    /// ```should_panic
+    /// let (_tx, rx) = hotq_mpmc::bounded::<i32>(1);
+    /// let mut sel = hotq_mpmc::Select::new();
+    /// let i = sel.recv(&rx);
+    /// sel.remove(i);
+    /// sel.remove(i); // panics: removed already
+    /// ```
+    pub fn remove(&mut self, index: usize) {
+        let Some(at) = self.ops.iter().position(|op| op.index == index) else {
+            panic!("no operation with index {index} in this `Select`");
+        };
+        self.ops.remove(at);
+    }
+
+    /// Completes an operation that can go ahead now, without blocking, or
+    /// returns [`TrySelectError`].
+    ///
+    /// ```
+    /// let (tx, rx) = hotq_mpmc::bounded::<i32>(1);
+    /// let mut sel = hotq_mpmc::Select::new();
+    /// sel.recv(&rx);
+    /// assert_eq!(sel.try_select().unwrap_err(), hotq_mpmc::TrySelectError);
+    /// tx.send(3).unwrap();
+    /// assert_eq!(sel.try_select().unwrap().recv(&rx), Ok(3));
+    /// ```
+    pub fn try_select(&mut self) -> Result<SelectedOperation<'a>, TrySelectError> {
+        self.select_until(Wait::Never).ok_or(TrySelectError)
+    }
+
+    /// Blocks until one operation can go ahead, and completes it. With no
+    /// operation added, blocks forever.
+    ///
+    /// ```
+    /// let (tx, rx) = hotq_mpmc::bounded(1);
+    /// let t = std::thread::spawn(move || tx.send(8).unwrap());
+    /// let mut sel = hotq_mpmc::Select::new();
+    /// sel.recv(&rx);
+    /// assert_eq!(sel.select().recv(&rx), Ok(8));
+    /// t.join().unwrap();
+    /// // The sender is gone: the receive is ready, and fails.
+    /// assert_eq!(sel.select().recv(&rx), Err(hotq_mpmc::RecvError));
+    /// ```
+    pub fn select(&mut self) -> SelectedOperation<'a> {
+        self.select_until(Wait::Until(None))
+            .expect("a select without a deadline ends only with an operation")
+    }
+
+    /// Blocks for at most `timeout` until one operation can go ahead, and
+    /// completes it.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    ///
+    /// let (tx, rx) = hotq_mpmc::bounded::<i32>(1);
+    /// let mut sel = hotq_mpmc::Select::new();
+    /// sel.recv(&rx);
+    /// let waited = sel.select_timeout(Duration::from_millis(10));
+    /// assert_eq!(waited.unwrap_err(), hotq_mpmc::SelectTimeoutError);
+    /// tx.send(1).unwrap();
+    /// assert_eq!(sel.select_timeout(Duration::from_millis(10)).unwrap().recv(&rx), Ok(1));
+    /// ```
+    pub fn select_timeout(
+        &mut self,
+        timeout: Duration,
+    ) -> Result<SelectedOperation<'a>, SelectTimeoutError> {
+        // A timeout too long to represent is no timeout.
+        self.select_until(Wait::Until(Instant::now().checked_add(timeout)))
+            .ok_or(SelectTimeoutError)
+    }
+
+    /// Blocks until `deadline` at the latest until one operation can go
+    /// ahead, and completes it. A deadline in the past tries once.
+    ///
+    /// ```
+    /// use std::time::{Duration, Instant};
+    ///
+    /// let (tx, rx) = hotq_mpmc::bounded::<i32>(1);
+    /// let mut sel = hotq_mpmc::Select::new();
+    /// sel.send(&tx);
+    /// sel.select_deadline(Instant::now()).unwrap().send(&tx, 1).unwrap(); // room: no wait
+    /// let late = Instant::now() + Duration::from_millis(10);
+    /// assert_eq!(sel.select_deadline(late).unwrap_err(), hotq_mpmc::SelectTimeoutError); // full
+    /// assert!(Instant::now() >= late);
+    /// # drop(rx);
+    /// ```
+    pub fn select_deadline(
+        &mut self,
+        deadline: Instant,
+    ) -> Result<SelectedOperation<'a>, SelectTimeoutError> {
+        self.select_until(Wait::Until(Some(deadline)))
+            .ok_or(SelectTimeoutError)
+    }
+
+    /// The index of an operation that can go ahead now, without blocking
+    /// and without completing it, or [`TryReadyError`]. Another thread may
+    /// take the item (or the room) before the caller's own call does.
+    ///
+    /// ```
+    /// let (tx, rx) = hotq_mpmc::bounded::<i32>(1);
+    /// let mut sel = hotq_mpmc::Select::new();
+    /// let i = sel.recv(&rx);
+    /// assert_eq!(sel.try_ready(), Err(hotq_mpmc::TryReadyError));
+    /// tx.send(1).unwrap();
+    /// assert_eq!(sel.try_ready(), Ok(i));
+    /// assert_eq!(sel.try_ready(), Ok(i)); // nothing was taken
+    /// assert_eq!(rx.try_recv(), Ok(1));
+    /// ```
+    pub fn try_ready(&mut self) -> Result<usize, TryReadyError> {
+        self.ready_until(Wait::Never).ok_or(TryReadyError)
+    }
+
+    /// Blocks until an operation can go ahead and returns its index,
+    /// without completing it (see [`try_ready`](Self::try_ready)). With no
+    /// operation added, blocks forever.
+    ///
+    /// ```
+    /// let (tx, rx) = hotq_mpmc::bounded(1);
+    /// let t = std::thread::spawn(move || tx.send(2).unwrap());
+    /// let mut sel = hotq_mpmc::Select::new();
+    /// let i = sel.recv(&rx);
+    /// assert_eq!(sel.ready(), i);
+    /// assert_eq!(rx.try_recv(), Ok(2)); // still there: `ready` takes nothing
+    /// t.join().unwrap();
+    /// ```
+    pub fn ready(&mut self) -> usize {
+        self.ready_until(Wait::Until(None))
+            .expect("a wait without a deadline ends only with an operation")
+    }
+
+    /// Blocks for at most `timeout` until an operation can go ahead, and
+    /// returns its index without completing it.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    ///
+    /// let (tx, rx) = hotq_mpmc::bounded::<i32>(1);
+    /// let mut sel = hotq_mpmc::Select::new();
+    /// let i = sel.recv(&rx);
+    /// assert_eq!(sel.ready_timeout(Duration::from_millis(10)), Err(hotq_mpmc::ReadyTimeoutError));
+    /// tx.send(1).unwrap();
+    /// assert_eq!(sel.ready_timeout(Duration::from_millis(10)), Ok(i));
+    /// ```
+    pub fn ready_timeout(&mut self, timeout: Duration) -> Result<usize, ReadyTimeoutError> {
+        // A timeout too long to represent is no timeout.
+        self.ready_until(Wait::Until(Instant::now().checked_add(timeout)))
+            .ok_or(ReadyTimeoutError)
+    }
+
+    /// Blocks until `deadline` at the latest until an operation can go
+    /// ahead, and returns its index without completing it.
+    ///
+    /// ```
+    /// use std::time::{Duration, Instant};
+    ///
+    /// let (tx, rx) = hotq_mpmc::bounded::<i32>(1);
+    /// let mut sel = hotq_mpmc::Select::new();
+    /// let i = sel.send(&tx);
+    /// assert_eq!(sel.ready_deadline(Instant::now()), Ok(i)); // room
+    /// tx.send(1).unwrap();
+    /// let late = Instant::now() + Duration::from_millis(10);
+    /// assert_eq!(sel.ready_deadline(late), Err(hotq_mpmc::ReadyTimeoutError)); // full
+    /// # drop(rx);
+    /// ```
+    pub fn ready_deadline(&mut self, deadline: Instant) -> Result<usize, ReadyTimeoutError> {
+        self.ready_until(Wait::Until(Some(deadline)))
+            .ok_or(ReadyTimeoutError)
+    }
+
+    /// The order of one round of tries: positions in `ops`.
+    fn order(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.ops.len()).collect();
+        if !self.biased {
+            blocking::shuffle(&mut order);
+        }
+        order
+    }
+
+    fn selected(&self, at: usize, done: Done) -> SelectedOperation<'a> {
+        let op = self.ops[at];
+        SelectedOperation {
+            index: op.index,
+            channel: op.operand.channel(),
+            is_send: op.is_send,
+            done: Some(done),
+            _select: PhantomData,
+        }
+    }
+
+    /// Tries every operation once, in a fresh order.
+    fn attempt_all(&self) -> Option<(usize, Done)> {
+        self.order()
+            .into_iter()
+            .find_map(|at| self.ops[at].operand.attempt().map(|done| (at, done)))
+    }
+
+    fn select_until(&mut self, wait: Wait) -> Option<SelectedOperation<'a>> {
+        let (at, done) = self.wait(
+            wait,
+            |this: &Self| this.attempt_all(),
+            |this: &Self, at| this.ops[at].operand.attempt().map(|done| (at, done)),
+        )?;
+        Some(self.selected(at, done))
+    }
+
+    fn ready_until(&mut self, wait: Wait) -> Option<usize> {
+        let ready_one = |this: &Self, at: usize| this.ops[at].operand.is_ready().then_some(at);
+        let at = self.wait(
+            wait,
+            |this: &Self| {
+                // SeqCst fence: the re-check after the flag stores, which a
+                // completing try gets from the queue's failure path; pairs
+                // with the working side's claim → `load_after_claim` (see
+                // the module docs): a claim this fence does not order
+                // before it sees the select's entry. (Before registering it
+                // is only a first look.)
+                fence(Ordering::SeqCst);
+                this.order().into_iter().find_map(|at| ready_one(this, at))
+            },
+            ready_one,
+        )?;
+        Some(self.ops[at].index)
+    }
+
+    /// The waiting loop of every call: `all` tries (or checks) every
+    /// operation, `one` the one at a position; `R` says which succeeded.
+    fn wait<R: Positioned>(
+        &self,
+        wait: Wait,
+        all: impl Fn(&Self) -> Option<R>,
+        one: impl Fn(&Self, usize) -> Option<R>,
+    ) -> Option<R> {
+        if let Some(done) = all(self) {
+            return Some(done);
+        }
+        let deadline = match wait {
+            Wait::Never => return None,
+            Wait::Until(deadline) => deadline,
+        };
+        let context = Context::new();
+        let entries: Vec<Arc<Waiter>> = (0..self.ops.len())
+            .map(|at| Waiter::select(&context, at))
+            .collect();
+        loop {
+            if blocking::passed(deadline) {
+                return None;
+            }
+            for (op, entry) in self.ops.iter().zip(&entries) {
+                op.operand.waiters().register(entry);
+            }
+            // The re-try after the flag stores (see the module docs).
+            let early = all(self);
+            // A timer arm's next message wakes it too: nothing notifies
+            // a timer's waiters.
+            let timers = self.ops.iter().filter_map(|op| op.operand.fire_at()).min();
+            let wake = match (timers, deadline) {
+                (Some(t), Some(d)) => Some(t.min(d)),
+                (t, d) => t.or(d),
+            };
+            let in_time = early.is_some() || context.park(wake) || wake != deadline;
+            for (op, entry) in self.ops.iter().zip(&entries) {
+                op.operand.waiters().unregister(entry);
+            }
+            // Final now: no entry is on any list.
+            let picked = context.selected();
+            context.reset();
+            if let Some(done) = early {
+                if let Some(at) = picked.filter(|&at| at != done.position()) {
+                    // Picked while the re-try succeeded with another
+                    // operation: that list's notification goes on.
+                    self.ops[at].operand.waiters().pass_on();
+                }
+                return Some(done);
+            }
+            // The picked operation first: its try uses the notification
+            // (if it fails, someone else took what it was told about).
+            if let Some(done) = picked.and_then(|at| one(self, at)) {
+                return Some(done);
+            }
+            if let Some(done) = all(self) {
+                return Some(done);
+            }
+            if !in_time {
+                return None;
+            }
+        }
+    }
+}
+
+/// How long a select may wait.
+#[derive(Clone, Copy)]
+enum Wait {
+    /// Not at all.
+    Never,
+    /// Until the deadline, or forever.
+    Until(Option<Instant>),
+}
+
+/// The position in `ops` of the operation a wait ended with.
+trait Positioned {
+    fn position(&self) -> usize;
+}
+
+impl Positioned for (usize, Done) {
+    fn position(&self) -> usize {
+        self.0
+    }
+}
+
+impl Positioned for usize {
+    fn position(&self) -> usize {
+        *self
+    }
+}
+
+impl Default for Select<'_> {
+    /// [`Select::new`].
+    fn default() -> Self {
+        Select::new()
+    }
+}
+
+impl Clone for Select<'_> {
+    /// A select with the same operations (same indices) and fairness.
+    fn clone(&self) -> Self {
+        Select {
+            ops: self.ops.clone(),
+            next_index: self.next_index,
+            biased: self.biased,
+        }
+    }
+}
+
+impl fmt::Debug for Select<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Select")
+            .field("operations", &self.ops.len())
+            .field("biased", &self.biased)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The operation a [`Select`] chose: complete it with
+/// [`send`](Self::send) or [`recv`](Self::recv), passing the same channel
+/// handle (or a clone of it) that was added.
+///
+/// # Panics
+///
+/// Dropping it without completing its operation panics (as
+/// `crossbeam_channel`'s does): a receive's item is dropped with it, and
+/// a send's claimed slot stays claimed for ever, so that the channel's
+/// receivers, and the last receiver's drop, wait for it for ever (as with
+/// `crossbeam_channel`). Complete it at once, as the macros do.
+///
+/// ```should_panic
+/// let (tx, rx) = hotq_mpmc::bounded(1);
+/// tx.send(1).unwrap();
+/// let mut sel = hotq_mpmc::Select::new();
+/// sel.recv(&rx);
+/// let oper = sel.select();
+/// drop(oper); // panics: the received item would be lost
+/// ```
+#[must_use = "a selected operation must be completed with `send` or `recv`"]
+pub struct SelectedOperation<'a> {
+    index: usize,
+    channel: *const (),
+    is_send: bool,
+    /// Until completed.
+    done: Option<Done>,
+    _select: PhantomData<&'a ()>,
+}
+
+impl SelectedOperation<'_> {
+    /// The index [`Select::send`] or [`Select::recv`] returned for the
+    /// chosen operation.
+    ///
+    /// ```
+    /// let (tx, rx) = hotq_mpmc::bounded::<i32>(1);
+    /// let mut sel = hotq_mpmc::Select::new();
+    /// let r = sel.recv(&rx);
+    /// let s = sel.send(&tx);
+    /// let oper = sel.select(); // the receive has nothing yet: the send
+    /// assert_eq!(oper.index(), s);
+    /// oper.send(&tx, 1).unwrap();
+    /// # let _ = r;
+    /// ```
+    pub fn index(&self) -> usize {
+        self.index
+    }
+
+    /// Completes the chosen send with `msg`. It never blocks: the select
+    /// has set a slot aside. Gives `msg` back when every receiver was gone.
+    ///
+    /// # Panics
+    ///
+    /// When the chosen operation is not a send on `s`'s channel.
+    ///
+    /// ```
+    /// let (tx, rx) = hotq_mpmc::bounded(1);
+    /// let mut sel = hotq_mpmc::Select::new();
+    /// sel.send(&tx);
+    /// sel.select().send(&tx, 'a').unwrap();
+    /// assert_eq!(rx.recv(), Ok('a'));
+    /// drop(rx);
+    /// // Disconnected: ready, and the value comes back.
+    /// assert_eq!(sel.select().send(&tx, 'b'), Err(hotq_mpmc::SendError('b')));
+    /// ```
+    pub fn send<T>(mut self, s: &Sender<T>, msg: T) -> Result<(), SendError<T>> {
+        assert!(
+            self.is_send && self.channel == channel_of(&s.shared),
+            "passed a sender that was not selected"
+        );
+        match self.done.take() {
+            Some(Done::Claimed(position)) => {
+                let shared = &*s.shared;
+                // SAFETY: `Select` claimed `position` on this channel's
+                // queue (checked above) for this operation, and `done`
+                // held it until now: written once.
+                unsafe { shared.queue.write_claimed(position, msg) };
+                // After the claim: as in `try_send` (see `waiters.rs`).
+                if shared.recv_waiters.notify_one() {
+                    // The last receiver left meanwhile: drop what is left,
+                    // as `try_send` does.
+                    shared.drop_all(|| shared.queue.pop());
+                }
+                Ok(())
+            }
+            _ => Err(SendError(msg)),
+        }
+    }
+
+    /// Completes the chosen receive: the item the select took, or
+    /// [`RecvError`] when the channel was empty and every sender gone.
+    ///
+    /// # Panics
+    ///
+    /// When the chosen operation is not a receive on `r`'s channel.
+    ///
+    /// ```
+    /// let (tx, rx) = hotq_mpmc::bounded(1);
+    /// tx.send("x").unwrap();
+    /// drop(tx);
+    /// let mut sel = hotq_mpmc::Select::new();
+    /// sel.recv(&rx);
+    /// assert_eq!(sel.select().recv(&rx), Ok("x"));
+    /// assert_eq!(sel.select().recv(&rx), Err(hotq_mpmc::RecvError));
+    /// ```
+    pub fn recv<T>(mut self, r: &Receiver<T>) -> Result<T, RecvError> {
+        assert!(
+            !self.is_send && self.channel == channel_of(&r.shared),
+            "passed a receiver that was not selected"
+        );
+        match self.done.take() {
+            // SAFETY: the item was received from this channel (checked
+            // above), whose items are `T`s.
+            Some(Done::Received(item)) => Ok(unsafe { item.take::<T>() }),
+            _ => Err(RecvError),
+        }
+    }
+}
+
+impl Drop for SelectedOperation<'_> {
+    fn drop(&mut self) {
+        if self.done.is_some() && !std::thread::panicking() {
+            panic!("dropped a `SelectedOperation` without completing its operation");
+        }
+    }
+}
+
+impl fmt::Debug for SelectedOperation<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SelectedOperation")
+            .field("index", &self.index)
+            .finish_non_exhaustive()
+    }
+}
