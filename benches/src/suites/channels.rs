@@ -7,6 +7,7 @@
 use super::channels_async;
 use super::probe;
 use super::wake::{self, WAKES};
+use crate::channel::Kind;
 use crate::channel::{Channel, Shared};
 use crate::cli::Options;
 use crate::contenders::{self, SharedVisitor, SyncChannel};
@@ -14,6 +15,7 @@ use crate::results::Unit;
 use crate::rounds::{Entry, Pending, workload};
 use crate::waiting::wake::{IDLE, PAUSE};
 use crate::workloads::mpmc;
+use crate::workloads::select::{self, Shape};
 
 /// Shapes (producers, consumers).
 pub const SHAPES: [(u64, u64); 4] = [(1, 1), (2, 2), (4, 4), (8, 8)];
@@ -35,8 +37,58 @@ pub fn params(o: &Options) -> (String, String) {
 /// async ones (`async_channels`), then the wake-up latency and idle CPU.
 pub fn suite(o: &Options, out: &mut Vec<Pending>) {
     blocking(o, out);
+    selects(o, out);
     channels_async::suite(o, out);
     waits(o, out);
+}
+
+/// The select workloads' names: one producer on a data channel and a
+/// control channel; four producers on four channels.
+pub const SELECTS: [&str; 2] = ["select data+control", "select 4 channels"];
+
+/// One thread selecting over several channels, with each crate's own
+/// select (`workloads::select`).
+fn selects(o: &Options, out: &mut Vec<Pending>) {
+    for (name, shape) in SELECTS
+        .into_iter()
+        .zip([Shape::DataAndControl, Shape::Four])
+    {
+        let mut entries: Vec<Entry> = select::CONTENDERS
+            .iter()
+            .map(|&c| {
+                let kind = if c == "hotq-mpmc-channel" {
+                    Kind::Ours
+                } else {
+                    Kind::Peer
+                };
+                Entry::new(c, kind, move |items| {
+                    select::throughput(c, shape, items).into()
+                })
+            })
+            .collect();
+        entries.push(probe::probe(Unit::MItemsPerSec));
+        let what = match shape {
+            Shape::DataAndControl => {
+                "1 producer streams u64 items on a data channel, then one message on a control channel of capacity 1; the consumer selects over both"
+            }
+            Shape::Four => {
+                "4 producers each stream u64 items on a channel of their own; the consumer selects over the four"
+            }
+        };
+        let params = format!(
+            "{what}; channels of {} (hotq-mpmc's and crossbeam-channel's `select!`, flume's `Selector`){}",
+            select::CAPACITY,
+            probe::PROBE_WORDS
+        );
+        out.push(workload(
+            "channels (blocking)",
+            name.to_string(),
+            params,
+            Unit::MItemsPerSec,
+            o.plan(o.items),
+            entries,
+        ));
+    }
 }
 
 /// Prefix of the wake-up and idle workloads' names (the `waiting` suite

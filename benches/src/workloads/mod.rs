@@ -7,4 +7,5 @@ pub mod pace;
 pub mod pair;
 pub mod regime;
 pub mod round_trip;
+pub mod select;
 pub mod spsc;

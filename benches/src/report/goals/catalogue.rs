@@ -42,6 +42,7 @@ pub fn goal_workloads() -> Vec<String> {
     .into();
     v.extend(["1P1C", "2P2C", "4P4C", "8P8C"].map(|s| format!("{s} cap 1024")));
     v.push(format!("{}wake-up latency", crate::suites::channels::WAITS));
+    v.extend(crate::suites::channels::SELECTS.map(String::from));
     v
 }
 

@@ -40,6 +40,18 @@ pub(super) fn channels(ws: &[Workload], goals: &mut Vec<Goal>) {
             ));
         }
     }
+    // Issue 38: a select over a data and a control channel, and over
+    // four channels, against crossbeam-channel's `select!`.
+    for name in crate::suites::channels::SELECTS {
+        if let Some(w) = workload(ws, name) {
+            goals.push(goal(
+                format!("channels {name}: {OURS} select! ÷ crossbeam-channel select!, per round"),
+                true,
+                1.5,
+                per_round(w, OURS, "crossbeam-channel"),
+            ));
+        }
+    }
     let waits = crate::suites::channels::WAITS;
     if let Some(w) = workload(ws, &format!("{waits}wake-up latency")) {
         goals.push(goal(

@@ -1,0 +1,210 @@
+//! Selecting over channels (issue 38): one consumer thread waits on
+//! several channels at once with each crate's own select.
+//!
+//! - **data and control**: one producer streams `items` u64 on a data
+//!   channel of [`CAPACITY`] and then one message on a control channel of
+//!   capacity 1; the consumer selects over both until the control message,
+//!   then drains what is left of the data (a select may take the control
+//!   arm first);
+//! - **four channels**: four producers, each streaming `items / 4` on its
+//!   own channel; the consumer selects over the four until it has every
+//!   item.
+//!
+//! Both check that each producer's items arrive once and in order. The
+//! crates: hotq-mpmc's and crossbeam-channel's `select!` (the same
+//! syntax), flume's `Selector`.
+
+use std::thread;
+use std::time::Instant;
+
+/// Each data channel's capacity.
+pub const CAPACITY: usize = 1024;
+
+/// The contenders, in the table's order.
+pub const CONTENDERS: [&str; 3] = ["hotq-mpmc-channel", "crossbeam-channel", "flume"];
+
+/// Checks one producer's stream: every item the next one.
+struct Stream {
+    next: u64,
+}
+
+impl Stream {
+    fn take(&mut self, v: u64, who: &str) {
+        assert_eq!(v, self.next, "{who}: lost, duplicated or reordered an item");
+        self.next += 1;
+    }
+}
+
+/// Which shape, and for how many items.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// A data and a control channel, one producer.
+    DataAndControl,
+    /// Four channels, four producers.
+    Four,
+}
+
+/// One round of `shape` with the contender called `name`; M items/s from
+/// the start to the last item received.
+pub fn throughput(name: &str, shape: Shape, items: u64) -> f64 {
+    let items = match shape {
+        Shape::DataAndControl => items,
+        Shape::Four => items / 4 * 4,
+    };
+    let t0 = Instant::now();
+    match (name, shape) {
+        ("hotq-mpmc-channel", Shape::DataAndControl) => hotq_data_and_control(items),
+        ("crossbeam-channel", Shape::DataAndControl) => crossbeam_data_and_control(items),
+        ("flume", Shape::DataAndControl) => flume_data_and_control(items),
+        ("hotq-mpmc-channel", Shape::Four) => hotq_four(items / 4),
+        ("crossbeam-channel", Shape::Four) => crossbeam_four(items / 4),
+        ("flume", Shape::Four) => flume_four(items / 4),
+        _ => panic!("no select contender called {name}"),
+    }
+    items as f64 / t0.elapsed().as_secs_f64() / 1e6
+}
+
+fn hotq_data_and_control(items: u64) {
+    let (data, rx) = hotq_mpmc::bounded(CAPACITY);
+    let (ctl, ctl_rx) = hotq_mpmc::bounded(1);
+    thread::scope(|s| {
+        s.spawn(move || {
+            (0..items).for_each(|i| data.send(i).unwrap());
+            ctl.send(()).unwrap();
+        });
+        let mut stream = Stream { next: 0 };
+        loop {
+            hotq_mpmc::select! {
+                recv(rx) -> v => stream.take(v.unwrap(), "hotq-mpmc-channel"),
+                recv(ctl_rx) -> c => { c.unwrap(); break; }
+            }
+        }
+        while stream.next < items {
+            stream.take(rx.recv().unwrap(), "hotq-mpmc-channel");
+        }
+    });
+}
+
+fn crossbeam_data_and_control(items: u64) {
+    let (data, rx) = crossbeam_channel::bounded(CAPACITY);
+    let (ctl, ctl_rx) = crossbeam_channel::bounded(1);
+    thread::scope(|s| {
+        s.spawn(move || {
+            (0..items).for_each(|i| data.send(i).unwrap());
+            ctl.send(()).unwrap();
+        });
+        let mut stream = Stream { next: 0 };
+        loop {
+            crossbeam_channel::select! {
+                recv(rx) -> v => stream.take(v.unwrap(), "crossbeam-channel"),
+                recv(ctl_rx) -> c => { c.unwrap(); break; }
+            }
+        }
+        while stream.next < items {
+            stream.take(rx.recv().unwrap(), "crossbeam-channel");
+        }
+    });
+}
+
+fn flume_data_and_control(items: u64) {
+    let (data, rx) = flume::bounded(CAPACITY);
+    let (ctl, ctl_rx) = flume::bounded(1);
+    thread::scope(|s| {
+        s.spawn(move || {
+            (0..items).for_each(|i| data.send(i).unwrap());
+            ctl.send(()).unwrap();
+        });
+        let mut stream = Stream { next: 0 };
+        loop {
+            let stop = flume::Selector::new()
+                .recv(&rx, |v| {
+                    stream.take(v.unwrap(), "flume");
+                    false
+                })
+                .recv(&ctl_rx, |c| {
+                    c.unwrap();
+                    true
+                })
+                .wait();
+            if stop {
+                break;
+            }
+        }
+        while stream.next < items {
+            stream.take(rx.recv().unwrap(), "flume");
+        }
+    });
+}
+
+fn hotq_four(each: u64) {
+    let chans: Vec<_> = (0..4).map(|_| hotq_mpmc::bounded(CAPACITY)).collect();
+    thread::scope(|s| {
+        for (tx, _) in &chans {
+            s.spawn(move || (0..each).for_each(|i| tx.send(i).unwrap()));
+        }
+        let mut streams: Vec<Stream> = (0..4).map(|_| Stream { next: 0 }).collect();
+        let (a, b, c, d) = (&chans[0].1, &chans[1].1, &chans[2].1, &chans[3].1);
+        for _ in 0..4 * each {
+            hotq_mpmc::select! {
+                recv(a) -> v => streams[0].take(v.unwrap(), "hotq-mpmc-channel"),
+                recv(b) -> v => streams[1].take(v.unwrap(), "hotq-mpmc-channel"),
+                recv(c) -> v => streams[2].take(v.unwrap(), "hotq-mpmc-channel"),
+                recv(d) -> v => streams[3].take(v.unwrap(), "hotq-mpmc-channel"),
+            }
+        }
+    });
+}
+
+fn crossbeam_four(each: u64) {
+    let chans: Vec<_> = (0..4)
+        .map(|_| crossbeam_channel::bounded(CAPACITY))
+        .collect();
+    thread::scope(|s| {
+        for (tx, _) in &chans {
+            s.spawn(move || (0..each).for_each(|i| tx.send(i).unwrap()));
+        }
+        let mut streams: Vec<Stream> = (0..4).map(|_| Stream { next: 0 }).collect();
+        let (a, b, c, d) = (&chans[0].1, &chans[1].1, &chans[2].1, &chans[3].1);
+        for _ in 0..4 * each {
+            crossbeam_channel::select! {
+                recv(a) -> v => streams[0].take(v.unwrap(), "crossbeam-channel"),
+                recv(b) -> v => streams[1].take(v.unwrap(), "crossbeam-channel"),
+                recv(c) -> v => streams[2].take(v.unwrap(), "crossbeam-channel"),
+                recv(d) -> v => streams[3].take(v.unwrap(), "crossbeam-channel"),
+            }
+        }
+    });
+}
+
+fn flume_four(each: u64) {
+    let chans: Vec<_> = (0..4).map(|_| flume::bounded(CAPACITY)).collect();
+    thread::scope(|s| {
+        for (tx, _) in &chans {
+            s.spawn(move || (0..each).for_each(|i| tx.send(i).unwrap()));
+        }
+        let mut streams: Vec<Stream> = (0..4).map(|_| Stream { next: 0 }).collect();
+        for _ in 0..4 * each {
+            let (k, v) = flume::Selector::new()
+                .recv(&chans[0].1, |v| (0, v))
+                .recv(&chans[1].1, |v| (1, v))
+                .recv(&chans[2].1, |v| (2, v))
+                .recv(&chans[3].1, |v| (3, v))
+                .wait();
+            streams[k].take(v.unwrap(), "flume");
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_contender_moves_every_item_in_both_shapes() {
+        for name in CONTENDERS {
+            for shape in [Shape::DataAndControl, Shape::Four] {
+                assert!(throughput(name, shape, 2_000) > 0.0, "{name} {shape:?}");
+            }
+        }
+    }
+}
