@@ -17,12 +17,14 @@ pub const ROUNDS: u64 = 100;
 /// The queues counted, in the table's order: the SPSC rings, the MPMC
 /// queues, and the channels' blocking `send`/`recv` (and hotq-mpmc's
 /// `try_send`/`try_recv`).
-pub const COUNTED: [&str; 11] = [
+pub const COUNTED: [&str; 13] = [
     "hotq-spsc",
     "rtrb",
     "ringbuf",
+    "omango",
     "hotq-mpmc",
     "ArrayQueue",
+    "lfqueue",
     "concurrent-queue",
     "hotq-mpmc-channel-try",
     "hotq-mpmc-channel",
