@@ -9,6 +9,10 @@
 #[path = "mpmc/channel.rs"]
 mod channel;
 
+/// The flow-control models (`tests/mpmc/flow.rs`).
+#[path = "mpmc/flow.rs"]
+mod flow;
+
 use hotq_loom_tests::{DropLog, Spin, model};
 use hotq_mpmc::Queue;
 use loom::sync::Arc;

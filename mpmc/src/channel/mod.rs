@@ -20,7 +20,9 @@
 #[macro_use]
 mod queries;
 
+mod disconnect;
 mod error;
+mod force;
 mod future;
 mod iter;
 mod receiver;
@@ -28,7 +30,9 @@ mod sender;
 #[cfg(feature = "stream")]
 mod stream;
 mod waiters;
+mod weak;
 
+pub use disconnect::DisconnectedFut;
 pub use error::{
     RecvError, RecvTimeoutError, SendError, SendTimeoutError, TryRecvError, TrySendError,
 };
@@ -38,6 +42,7 @@ pub use receiver::Receiver;
 pub use sender::Sender;
 #[cfg(feature = "stream")]
 pub use stream::RecvStream;
+pub use weak::WeakSender;
 
 use crate::sync::AtomicUsize;
 use crate::sync::blocking::{Arc, AtomicBool, Ordering};
@@ -93,6 +98,7 @@ pub fn try_bounded<T>(capacity: usize) -> Result<(Sender<T>, Receiver<T>), Capac
         receivers: AtomicUsize::new(1),
         send_waiters: Waiters::new(),
         recv_waiters: Waiters::new(),
+        closed_waiters: Waiters::new(),
     });
     Ok((
         Sender {
@@ -118,6 +124,9 @@ pub(crate) struct Shared<T> {
     pub(crate) send_waiters: Waiters,
     /// Receivers blocked on an empty channel; notified by every send.
     pub(crate) recv_waiters: Waiters,
+    /// `Sender::disconnected_async` futures; notified only by the
+    /// disconnection (see `disconnect.rs`).
+    pub(crate) closed_waiters: Waiters,
 }
 
 impl<T> Shared<T> {
@@ -136,6 +145,7 @@ impl<T> Shared<T> {
         // send that races the last receiver's drain (see `waiters.rs`).
         self.send_waiters.close();
         self.recv_waiters.close();
+        self.closed_waiters.close();
     }
 
     /// Drops every item `next` takes out of the queue, in order. If a

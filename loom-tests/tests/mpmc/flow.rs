@@ -1,0 +1,120 @@
+//! Loom models of `hotq-mpmc`'s flow control (issue 39): a weak sender's
+//! upgrade racing the last sender's drop, `force_send` racing `recv`, and
+//! `disconnected_async` racing the last receiver's drop.
+
+use std::future::Future;
+use std::pin::pin;
+use std::sync::Arc;
+use std::task::{Context, Poll, Wake, Waker};
+
+use hotq_loom_tests::model;
+use hotq_mpmc::bounded;
+use loom::thread;
+
+/// Polls `fut` to completion on this loom thread, parking between polls:
+/// a lost wake-up leaves it parked, which loom reports as a deadlock.
+fn block_on<F: Future>(fut: F) -> F::Output {
+    struct Unpark(thread::Thread);
+    impl Wake for Unpark {
+        fn wake(self: Arc<Self>) {
+            self.0.unpark();
+        }
+    }
+    let waker = Waker::from(Arc::new(Unpark(thread::current())));
+    let mut cx = Context::from_waker(&waker);
+    let mut fut = pin!(fut);
+    loop {
+        if let Poll::Ready(v) = fut.as_mut().poll(&mut cx) {
+            return v;
+        }
+        thread::park();
+    }
+}
+
+/// The last `Sender`'s drop races `WeakSender::upgrade`: if the upgrade
+/// wins, its sender's item is received before the channel disconnects;
+/// if it loses, the receiver sees the channel disconnected with nothing
+/// in it. A count resurrected from 0 would let the upgraded sender send
+/// into a channel whose receiver was already told it is disconnected.
+#[test]
+fn upgrade_races_the_last_sender_drop() {
+    model("upgrade_races_the_last_sender_drop", 3, || {
+        let (tx, rx) = bounded(1);
+        let weak = tx.downgrade();
+        let d = thread::spawn(move || drop(tx));
+        let r = thread::spawn(move || {
+            let mut got = Vec::new();
+            while let Ok(v) = rx.recv() {
+                got.push(v);
+            }
+            got
+        });
+        let sent = weak.upgrade().map(|s| s.send(7));
+        d.join().unwrap();
+        let got = r.join().unwrap();
+        match sent {
+            Some(r) => {
+                assert_eq!(r, Ok(()));
+                assert_eq!(got, [7], "the upgraded sender's item was lost");
+            }
+            None => assert!(got.is_empty()),
+        }
+        assert!(weak.upgrade().is_none());
+    });
+}
+
+/// `force_send` on a full channel of capacity 1 races a receiver that
+/// drains until disconnected: each of the two items is either received
+/// or handed back by the eviction, exactly once, and a receiver parked on
+/// the channel emptied by its first `recv` is woken.
+#[test]
+fn force_send_races_recv() {
+    model("force_send_races_recv", 3, || {
+        let (tx, rx) = bounded(1);
+        tx.send(1).unwrap();
+        let r = thread::spawn(move || {
+            let mut got = Vec::new();
+            while let Ok(v) = rx.recv() {
+                got.push(v);
+            }
+            got
+        });
+        let evicted = tx.force_send(2).unwrap();
+        drop(tx);
+        let got = r.join().unwrap();
+        match evicted {
+            Some(old) => assert_eq!((old, got), (1, vec![2])),
+            None => assert_eq!(got, [1, 2]),
+        }
+    });
+}
+
+/// A receiver parked on an empty channel is woken by a `force_send` (the
+/// sender stays alive: no disconnection wakes it instead).
+#[test]
+fn force_send_wakes_a_parked_receiver() {
+    model("force_send_wakes_a_parked_receiver", 3, || {
+        let (tx, rx) = bounded(1);
+        let r = thread::spawn(move || rx.recv());
+        assert_eq!(tx.force_send(5), Ok(None));
+        assert_eq!(r.join().unwrap(), Ok(5));
+        drop(tx);
+    });
+}
+
+/// A `disconnected_async` future polled (and re-polled on its wake-up)
+/// while the last receiver leaves completes: the disconnection sees it on
+/// its list, or it sees the flag.
+#[test]
+fn disconnected_async_races_the_last_receiver_drop() {
+    model("disconnected_async_races_the_last_receiver_drop", 3, || {
+        let (tx, rx) = bounded::<u8>(1);
+        let d = thread::spawn(move || drop(rx));
+        block_on(tx.disconnected_async());
+        assert!(tx.is_disconnected());
+        assert_eq!(tx.send(1), Err(hotq_mpmc::SendError(1)));
+        d.join().unwrap();
+        let mut cx = Context::from_waker(Waker::noop());
+        assert_eq!(pin!(tx.disconnected_async()).poll(&mut cx), Poll::Ready(()));
+    });
+}

@@ -1,0 +1,286 @@
+//! Flow control on the channels (issue 39): weak senders, disconnection
+//! queries and `disconnected_async`, `force_send`. tokio's `sync_mpsc.rs`
+//! scenario families for these calls, in our words, on real threads: each
+//! wait of a test is bounded (`within`), so a lost wake-up fails the test
+//! instead of hanging it.
+
+use std::future::Future;
+use std::pin::pin;
+use std::sync::{Arc, Barrier};
+use std::task::{Context, Poll, Wake, Waker};
+use std::thread;
+use std::time::Duration;
+
+use hotq_mpmc::{RecvError, SendError, TryRecvError, bounded};
+use hotq_testkit::{Item, StartGate, assert_exactly_once_in_order, bound, scaled, within};
+
+/// A limit for one test body: far beyond any healthy run, so only a hang
+/// (a lost wake-up) reaches it.
+const LIMIT: Duration = bound(Duration::from_secs(60));
+
+/// Polls `fut` to completion on this thread, parking between polls.
+fn block_on<F: Future>(fut: F) -> F::Output {
+    struct Unpark(thread::Thread);
+    impl Wake for Unpark {
+        fn wake(self: Arc<Self>) {
+            self.0.unpark();
+        }
+    }
+    let waker = Waker::from(Arc::new(Unpark(thread::current())));
+    let mut cx = Context::from_waker(&waker);
+    let mut fut = pin!(fut);
+    loop {
+        if let Poll::Ready(v) = fut.as_mut().poll(&mut cx) {
+            return v;
+        }
+        thread::park();
+    }
+}
+
+// ---- weak senders ----
+
+#[test]
+fn weak_sender_upgrades_while_a_sender_lives_and_fails_after() {
+    let (tx, rx) = bounded(4);
+    let weak = tx.downgrade();
+    let weak2 = weak.clone();
+    let up = weak.upgrade().expect("`tx` is alive");
+    up.send(1).unwrap();
+    drop(tx);
+    // `up` is a full sender: it keeps the channel connected.
+    assert!(!rx.is_disconnected());
+    assert!(weak2.upgrade().is_some());
+    drop(up);
+    assert!(weak.upgrade().is_none());
+    assert!(weak2.upgrade().is_none());
+    assert_eq!(weak.strong_count(), 0);
+    assert_eq!(rx.recv(), Ok(1));
+    assert_eq!(rx.recv(), Err(RecvError));
+}
+
+#[test]
+fn weak_sender_does_not_keep_the_channel_connected() {
+    within("weak sender keeps nothing open", LIMIT, || {
+        let (tx, rx) = bounded::<u32>(1);
+        let weak = tx.downgrade();
+        let r = thread::spawn(move || rx.recv());
+        drop(tx);
+        // The blocked receiver wakes although `weak` is still there.
+        assert_eq!(r.join().unwrap(), Err(RecvError));
+        assert!(weak.upgrade().is_none());
+    });
+}
+
+/// The last `Sender`'s drop races an upgrade, many times: either the
+/// upgrade fails (and the receiver sees the channel disconnected with
+/// nothing in it), or it succeeds and its sender's item is received
+/// before the disconnection. Never a resurrected channel: a receiver that
+/// saw `Disconnected` never gets an item afterwards.
+#[test]
+fn upgrade_racing_the_last_sender_drop_never_resurrects_the_channel() {
+    within("upgrade vs last drop", LIMIT, || {
+        let rounds = scaled(2000, 20);
+        let (mut upgraded, mut failed) = (0, 0);
+        for _ in 0..rounds {
+            let (tx, rx) = bounded(1);
+            let weak = tx.downgrade();
+            let gate = Arc::new(StartGate::new(2));
+            let g = Arc::clone(&gate);
+            let dropper = thread::spawn(move || {
+                g.wait();
+                drop(tx);
+            });
+            gate.wait();
+            let up = weak.upgrade();
+            let sent = up.as_ref().map(|s| s.send(7));
+            drop(up);
+            dropper.join().unwrap();
+            match sent {
+                Some(r) => {
+                    assert_eq!(r, Ok(()), "an upgraded sender's send failed");
+                    assert_eq!(rx.recv(), Ok(7));
+                    upgraded += 1;
+                }
+                None => failed += 1,
+            }
+            assert_eq!(rx.recv(), Err(RecvError));
+            assert_eq!(rx.try_recv(), Err(TryRecvError::Disconnected));
+            assert!(weak.upgrade().is_none());
+        }
+        assert_eq!(upgraded + failed, rounds);
+    });
+}
+
+// ---- disconnection queries ----
+
+#[test]
+fn is_disconnected_on_each_half_says_the_other_half_is_gone() {
+    let (tx, rx) = bounded::<u8>(1);
+    assert!(!tx.is_disconnected() && !rx.is_disconnected());
+    let tx2 = tx.clone();
+    drop(tx);
+    assert!(!rx.is_disconnected(), "`tx2` is still there");
+    drop(tx2);
+    assert!(rx.is_disconnected());
+
+    let (tx, rx) = bounded::<u8>(1);
+    let rx2 = rx.clone();
+    drop(rx);
+    assert!(!tx.is_disconnected(), "`rx2` is still there");
+    drop(rx2);
+    assert!(tx.is_disconnected());
+    assert_eq!(
+        tx.try_send(1),
+        Err(hotq_mpmc::TrySendError::Disconnected(1))
+    );
+}
+
+#[test]
+fn disconnected_async_completes_when_the_last_receiver_leaves() {
+    within("disconnected_async", LIMIT, || {
+        let (tx, rx) = bounded::<u8>(1);
+        let rx2 = rx.clone();
+        let barrier = Arc::new(Barrier::new(2));
+        let b = Arc::clone(&barrier);
+        let t = thread::spawn(move || {
+            drop(rx);
+            b.wait();
+            // The future's first poll may come before or after this.
+            drop(rx2);
+        });
+        barrier.wait();
+        block_on(tx.disconnected_async());
+        assert!(tx.is_disconnected());
+        t.join().unwrap();
+    });
+}
+
+#[test]
+fn disconnected_async_stays_pending_while_a_receiver_is_there_and_dropping_it_changes_nothing() {
+    let (tx, rx) = bounded::<u8>(1);
+    let mut cx = Context::from_waker(Waker::noop());
+    {
+        let mut fut = pin!(tx.disconnected_async());
+        assert_eq!(fut.as_mut().poll(&mut cx), Poll::Pending);
+        tx.send(1).unwrap();
+        assert_eq!(rx.recv(), Ok(1));
+        assert_eq!(fut.as_mut().poll(&mut cx), Poll::Pending);
+    } // dropped while pending
+    let mut fut = pin!(tx.disconnected_async());
+    assert_eq!(fut.as_mut().poll(&mut cx), Poll::Pending);
+    drop(rx);
+    assert_eq!(fut.as_mut().poll(&mut cx), Poll::Ready(()));
+}
+
+/// Sixteen tasks wait for the disconnection on their own threads; one
+/// drop of the last receiver wakes them all.
+#[test]
+fn every_disconnected_async_waiter_is_woken_by_the_last_receiver_drop() {
+    within("16 disconnected_async waiters", LIMIT, || {
+        let (tx, rx) = bounded::<u8>(1);
+        let n = 16;
+        let barrier = Arc::new(Barrier::new(n + 1));
+        let ts: Vec<_> = (0..n)
+            .map(|_| {
+                let tx = tx.clone();
+                let b = Arc::clone(&barrier);
+                thread::spawn(move || {
+                    b.wait();
+                    block_on(tx.disconnected_async());
+                })
+            })
+            .collect();
+        barrier.wait();
+        drop(rx);
+        ts.into_iter().for_each(|t| t.join().unwrap());
+    });
+}
+
+// ---- force_send ----
+
+#[test]
+fn force_send_evicts_the_oldest_and_keeps_fifo_for_the_rest() {
+    let (tx, rx) = bounded(3);
+    for i in 0..3 {
+        assert_eq!(tx.force_send(i), Ok(None));
+    }
+    assert_eq!(tx.force_send(3), Ok(Some(0)));
+    assert_eq!(tx.force_send(4), Ok(Some(1)));
+    assert_eq!(rx.try_iter().collect::<Vec<_>>(), [2, 3, 4]);
+    assert_eq!(tx.force_send(5), Ok(None));
+    assert_eq!(rx.recv(), Ok(5));
+}
+
+#[test]
+fn force_send_with_no_receiver_gives_the_value_back() {
+    let (tx, rx) = bounded(1);
+    tx.send(1).unwrap();
+    drop(rx);
+    assert_eq!(tx.force_send(2), Err(SendError(2)));
+}
+
+#[test]
+fn force_send_wakes_a_blocked_receiver() {
+    within("force_send wakes", LIMIT, || {
+        for _ in 0..scaled(200, 5) {
+            let (tx, rx) = bounded(1);
+            let barrier = Arc::new(Barrier::new(2));
+            let b = Arc::clone(&barrier);
+            let r = thread::spawn(move || {
+                b.wait();
+                rx.recv()
+            });
+            barrier.wait();
+            // The receiver may be parked already, or not yet: either way
+            // this is the only wake-up it gets (`tx` stays alive).
+            assert_eq!(tx.force_send(9), Ok(None));
+            assert_eq!(r.join().unwrap(), Ok(9));
+            drop(tx);
+        }
+    });
+}
+
+/// Producers `force_send` into a small channel while consumers receive:
+/// every item is either received or handed back by an eviction, exactly
+/// once, and each consumer (and each evicting producer) sees a producer's
+/// items in the order it sent them.
+#[test]
+fn force_send_under_contention_loses_and_duplicates_nothing() {
+    let producers = 3;
+    let consumers = 2;
+    let each = scaled(20_000, 100) as u32;
+    within("force_send conservation", LIMIT, move || {
+        let (tx, rx) = bounded(4);
+        let ps: Vec<_> = (0..producers as u32)
+            .map(|p| {
+                let tx = tx.clone();
+                thread::spawn(move || {
+                    let mut evicted = Vec::new();
+                    for seq in 0..each {
+                        if let Some(old) = tx.force_send(Item { producer: p, seq }).unwrap() {
+                            evicted.push(old);
+                        }
+                    }
+                    evicted
+                })
+            })
+            .collect();
+        drop(tx);
+        let cs: Vec<_> = (0..consumers)
+            .map(|_| {
+                let rx = rx.clone();
+                thread::spawn(move || rx.iter().collect::<Vec<_>>())
+            })
+            .collect();
+        drop(rx);
+        let mut streams = Vec::new();
+        for (p, t) in ps.into_iter().enumerate() {
+            streams.push((format!("evicted by producer {p}"), t.join().unwrap()));
+        }
+        for (c, t) in cs.into_iter().enumerate() {
+            streams.push((format!("consumer {c}"), t.join().unwrap()));
+        }
+        let views: Vec<_> = streams.iter().map(|(n, s)| (n.clone(), &s[..])).collect();
+        assert_exactly_once_in_order("force_send", producers, each, &views);
+    });
+}
