@@ -1,5 +1,5 @@
 //! Flow control on the channels (issue 39): weak senders, disconnection
-//! queries and `disconnected_async`, `force_send`. tokio's `sync_mpsc.rs`
+//! queries and `disconnected_async`, `force_send`, `close`. tokio's `sync_mpsc.rs`
 //! scenario families for these calls, in our words, on real threads: each
 //! wait of a test is bounded (`within`), so a lost wake-up fails the test
 //! instead of hanging it.
@@ -11,7 +11,7 @@ use std::task::{Context, Poll, Wake, Waker};
 use std::thread;
 use std::time::Duration;
 
-use hotq_mpmc::{RecvError, SendError, TryRecvError, bounded};
+use hotq_mpmc::{RecvError, SendError, SendTimeoutError, TryRecvError, TrySendError, bounded};
 use hotq_testkit::{Item, StartGate, assert_exactly_once_in_order, bound, scaled, within};
 
 /// A limit for one test body: far beyond any healthy run, so only a hang
@@ -282,5 +282,198 @@ fn force_send_under_contention_loses_and_duplicates_nothing() {
         }
         let views: Vec<_> = streams.iter().map(|(n, s)| (n.clone(), &s[..])).collect();
         assert_exactly_once_in_order("force_send", producers, each, &views);
+    });
+}
+
+// ---- close ----
+
+#[test]
+fn close_then_drain_delivers_what_was_sent_and_refuses_the_rest() {
+    let (tx, rx) = bounded(4);
+    tx.send(1).unwrap();
+    tx.send(2).unwrap();
+    assert!(!tx.is_disconnected());
+    rx.close();
+    assert!(tx.is_disconnected() && rx.is_disconnected());
+    assert_eq!(tx.try_send(3), Err(TrySendError::Disconnected(3)));
+    assert_eq!(tx.send(4), Err(SendError(4)));
+    assert_eq!(
+        tx.send_timeout(5, Duration::from_secs(60)),
+        Err(SendTimeoutError::Disconnected(5))
+    );
+    assert_eq!(tx.force_send(6), Err(SendError(6)));
+    assert_eq!(block_on(tx.send_async(7)), Err(SendError(7)));
+    block_on(tx.disconnected_async());
+    assert_eq!(rx.len(), 2);
+    assert_eq!(rx.recv(), Ok(1));
+    assert_eq!(rx.try_recv(), Ok(2));
+    assert_eq!(rx.try_recv(), Err(TryRecvError::Disconnected));
+    assert_eq!(rx.recv(), Err(RecvError));
+    assert_eq!(rx.len(), 0);
+    rx.close(); // twice: nothing more
+    assert_eq!(rx.recv(), Err(RecvError));
+}
+
+#[test]
+fn close_on_a_full_channel_keeps_every_item() {
+    let (tx, rx) = bounded(3);
+    (0..3).for_each(|i| tx.send(i).unwrap());
+    rx.close();
+    assert_eq!(tx.try_send(9), Err(TrySendError::Disconnected(9)));
+    assert!(rx.is_full());
+    assert_eq!(rx.iter().collect::<Vec<_>>(), [0, 1, 2]);
+}
+
+#[test]
+fn close_wakes_blocked_senders_with_their_values() {
+    within("close wakes blocked senders", LIMIT, || {
+        let (tx, rx) = bounded(1);
+        tx.send(0).unwrap();
+        let n = 4;
+        let barrier = Arc::new(Barrier::new(n + 1));
+        let ts: Vec<_> = (1..=n as i32)
+            .map(|v| {
+                let tx = tx.clone();
+                let b = Arc::clone(&barrier);
+                thread::spawn(move || {
+                    b.wait();
+                    tx.send(v)
+                })
+            })
+            .collect();
+        barrier.wait();
+        rx.close();
+        let mut back: Vec<_> = ts
+            .into_iter()
+            .map(|t| t.join().unwrap().unwrap_err().into_inner())
+            .collect();
+        back.sort();
+        assert_eq!(
+            back,
+            [1, 2, 3, 4],
+            "each blocked sender gets its value back"
+        );
+        assert_eq!(rx.recv(), Ok(0));
+        assert_eq!(rx.recv(), Err(RecvError));
+    });
+}
+
+#[test]
+fn close_wakes_a_blocked_receiver() {
+    within("close wakes a blocked receiver", LIMIT, || {
+        let (tx, rx) = bounded::<u8>(1);
+        let rx2 = rx.clone();
+        let barrier = Arc::new(Barrier::new(2));
+        let b = Arc::clone(&barrier);
+        let r = thread::spawn(move || {
+            b.wait();
+            rx2.recv()
+        });
+        barrier.wait();
+        rx.close();
+        assert_eq!(r.join().unwrap(), Err(RecvError));
+        drop(tx); // still there all along: only the close woke it
+    });
+}
+
+/// Producers send (blocking, `try_send`, `send_async` and `force_send`)
+/// while consumers drain until disconnected and the main thread closes
+/// the channel at a random moment, over many rounds: every item a send
+/// accepted is received (or, for `force_send`, received or evicted)
+/// exactly once and in order, every refused one came back to its sender,
+/// and once a producer is refused it is refused for good.
+#[test]
+fn close_racing_sends_delivers_or_gives_back_every_item_exactly_once() {
+    within("close vs sends", LIMIT, || {
+        let rounds = scaled(300, 3);
+        let producers = 3;
+        let each = 200u32;
+        let mut rng = hotq_testkit::Rng::new(39);
+        for _ in 0..rounds {
+            let close_after = rng.below(400) as usize;
+            let (tx, rx) = bounded(4);
+            let ps: Vec<_> = (0..producers as u32)
+                .map(|p| {
+                    let tx = tx.clone();
+                    thread::spawn(move || {
+                        let (mut refused, mut evicted, mut accepted) = (Vec::new(), Vec::new(), 0);
+                        for seq in 0..each {
+                            let item = Item { producer: p, seq };
+                            let back = match (seq + p) % 4 {
+                                0 => tx.send(item).err().map(|e| e.into_inner()),
+                                1 => block_on(tx.send_async(item)).err().map(|e| e.into_inner()),
+                                2 => match tx.force_send(item) {
+                                    Ok(old) => {
+                                        evicted.extend(old);
+                                        None
+                                    }
+                                    Err(e) => Some(e.into_inner()),
+                                },
+                                _ => loop {
+                                    match tx.try_send(item) {
+                                        Ok(()) => break None,
+                                        Err(TrySendError::Full(_)) => thread::yield_now(),
+                                        Err(TrySendError::Disconnected(v)) => break Some(v),
+                                    }
+                                },
+                            };
+                            match back {
+                                Some(v) => {
+                                    assert_eq!(v, item, "another item came back");
+                                    refused.push(v);
+                                }
+                                None => {
+                                    assert!(refused.is_empty(), "accepted after a refusal");
+                                    accepted += 1;
+                                }
+                            }
+                        }
+                        (accepted, refused, evicted)
+                    })
+                })
+                .collect();
+            drop(tx);
+            let received = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+            let cs: Vec<_> = (0..2)
+                .map(|_| {
+                    let rx = rx.clone();
+                    let received = Arc::clone(&received);
+                    thread::spawn(move || {
+                        let mut got = Vec::new();
+                        while let Ok(v) = rx.recv() {
+                            got.push(v);
+                            received.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        }
+                        got
+                    })
+                })
+                .collect();
+            while received.load(std::sync::atomic::Ordering::Relaxed) < close_after
+                && !rx.is_disconnected()
+            {
+                thread::yield_now();
+            }
+            rx.close();
+            drop(rx);
+            let mut accepted = vec![0u32; producers];
+            let mut streams = Vec::new();
+            for (p, t) in ps.into_iter().enumerate() {
+                let (n, refused, evicted) = t.join().unwrap();
+                accepted[p] = n;
+                for v in &refused {
+                    assert!(v.seq >= n, "a refused item among the accepted ones");
+                }
+                streams.push((format!("evicted by producer {p}"), evicted));
+            }
+            for (c, t) in cs.into_iter().enumerate() {
+                streams.push((format!("consumer {c}"), t.join().unwrap()));
+            }
+            let views: Vec<_> = streams.iter().map(|(n, s)| (n.clone(), &s[..])).collect();
+            if let Err(e) =
+                hotq_testkit::conservation::check_exactly_once_in_order(&accepted, &views)
+            {
+                panic!("close vs sends: {e}");
+            }
+        }
     });
 }

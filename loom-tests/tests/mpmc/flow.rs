@@ -118,3 +118,97 @@ fn disconnected_async_races_the_last_receiver_drop() {
         assert_eq!(pin!(tx.disconnected_async()).poll(&mut cx), Poll::Ready(()));
     });
 }
+
+/// Drains `rx` until it reports the channel disconnected.
+fn drain<T>(rx: &hotq_mpmc::Receiver<T>) -> Vec<T> {
+    let mut got = Vec::new();
+    while let Ok(v) = rx.recv() {
+        got.push(v);
+    }
+    got
+}
+
+/// `close` races a send on an empty channel: the item is either delivered
+/// (the send returned `Ok` and the drain after the close gets it) or given
+/// back (`Err` with the value, and the drain is empty), never both or
+/// neither.
+#[test]
+fn close_races_a_send() {
+    model("close_races_a_send", 3, || {
+        let (tx, rx) = bounded(1);
+        let s = thread::spawn(move || tx.send(1));
+        rx.close();
+        let got = drain(&rx);
+        match s.join().unwrap() {
+            Ok(()) => assert_eq!(got, [1], "an accepted send was not delivered"),
+            Err(e) => assert_eq!((e.into_inner(), got), (1, vec![])),
+        }
+    });
+}
+
+/// `close` races a sender blocked on a full channel, and a receiver that
+/// drains concurrently: the blocked sender wakes and either gets in
+/// (its item follows the first) or gets its value back.
+#[test]
+fn close_races_a_blocked_sender_and_a_draining_receiver() {
+    model(
+        "close_races_a_blocked_sender_and_a_draining_receiver",
+        2,
+        || {
+            let (tx, rx) = bounded(1);
+            tx.send(1).unwrap();
+            let rx2 = rx.clone();
+            let s = thread::spawn(move || tx.send(2));
+            let r = thread::spawn(move || drain(&rx2));
+            rx.close();
+            let got = r.join().unwrap();
+            match s.join().unwrap() {
+                Ok(()) => assert_eq!(got, [1, 2]),
+                Err(e) => assert_eq!((e.into_inner(), got), (2, vec![1])),
+            }
+        },
+    );
+}
+
+/// `close` races `force_send` on a full channel of capacity 1 (the
+/// eviction path, where `force_push` owns the slot when the close moves
+/// `tail`): the new item is delivered and the old one evicted, or the new
+/// one is given back and the old one delivered; a `try_send` after it is
+/// accepted only if it is then received.
+#[test]
+fn close_races_force_send() {
+    model("close_races_force_send", 3, || {
+        let (tx, rx) = bounded(1);
+        tx.send(1).unwrap();
+        // After the `force_send`, a `try_send`: accepted only if the close
+        // has not happened yet, and then received.
+        let s = thread::spawn(move || (tx.force_send(2), tx.try_send(3)));
+        rx.close();
+        let mut got = drain(&rx);
+        let (forced, tried) = s.join().unwrap();
+        if tried.is_ok() {
+            assert_eq!(got.pop(), Some(3), "an accepted send was not delivered");
+        }
+        match forced {
+            Ok(evicted) => assert_eq!((evicted, got), (Some(1), vec![2])),
+            Err(e) => {
+                assert!(tried.is_err(), "accepted after a refusal");
+                assert_eq!((e.into_inner(), got), (2, vec![1]));
+            }
+        }
+    });
+}
+
+/// A receiver parked on an empty channel is woken by another receiver's
+/// `close` (the sender stays alive: only the close can wake it).
+#[test]
+fn close_wakes_a_parked_receiver() {
+    model("close_wakes_a_parked_receiver", 3, || {
+        let (tx, rx) = bounded::<u8>(1);
+        let rx2 = rx.clone();
+        let r = thread::spawn(move || rx2.recv());
+        rx.close();
+        assert_eq!(r.join().unwrap(), Err(hotq_mpmc::RecvError));
+        drop(tx);
+    });
+}

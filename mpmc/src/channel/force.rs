@@ -35,7 +35,11 @@ impl<T> Sender<T> {
         if shared.disconnected.load(Ordering::Relaxed) {
             return Err(SendError(value));
         }
-        let evicted = shared.queue.force_push(value);
+        // A closed queue (`Receiver::close`) gives the value back.
+        let evicted = match shared.queue.force_push_or_closed(value) {
+            Ok(evicted) => evicted,
+            Err(value) => return Err(SendError(value)),
+        };
         // After the claim: see `waiters.rs` for the store→load order.
         if shared.recv_waiters.notify_one() {
             // The last receiver left meanwhile: drop what its drain may

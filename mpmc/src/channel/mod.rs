@@ -20,6 +20,7 @@
 #[macro_use]
 mod queries;
 
+mod close;
 mod disconnect;
 mod error;
 mod force;
@@ -111,9 +112,10 @@ pub fn try_bounded<T>(capacity: usize) -> Result<(Sender<T>, Receiver<T>), Capac
 /// What both halves share.
 pub(crate) struct Shared<T> {
     pub(crate) queue: Queue<T>,
-    /// Set once, when the last handle of either side is dropped: a sender
-    /// that reads `true` knows every receiver is gone, a receiver that
-    /// reads it knows every sender is.
+    /// Set once, when the last handle of either side is dropped or a
+    /// receiver closes the channel (`close.rs`): a sender that reads `true`
+    /// knows no receiver takes its items any more, a receiver that reads
+    /// it knows no sender adds any.
     pub(crate) disconnected: AtomicBool,
     /// Live `Sender`s; the one that takes it to 0 disconnects.
     pub(crate) senders: AtomicUsize,
@@ -132,19 +134,28 @@ pub(crate) struct Shared<T> {
 impl<T> Shared<T> {
     /// Marks the channel disconnected and wakes every blocked handle of
     /// both sides (those of the side that left are gone, so waking both is
-    /// waking the other).
-    fn disconnect(&self) {
+    /// waking the other). `mark_closed`: a side's last handle is gone, and
+    /// the receivers' list is marked `CLOSED` too; `false` for
+    /// `Receiver::close`, whose receivers stay and drain (`close.rs`).
+    fn disconnect(&self, mark_closed: bool) {
         // Release pairs with the fence(SeqCst) of the pop that follows the
         // flag's load in `Receiver::try_recv` (see there): the
         // last sender's pushes (and, through the `senders` count's AcqRel,
         // every other sender's) are visible to the receiver that sees the
-        // flag, so it drains them before it reports `Disconnected`.
+        // flag, so it drains them before it reports `Disconnected`. After
+        // `Receiver::close`, likewise the queue's closing CAS on `tail`
+        // (sequenced before this), so the receiver's `tail` load sees the
+        // close point and it waits for every item claimed before it.
         self.disconnected.store(true, Ordering::Release);
         // Both lists take their lock: a waiter registered after this sees
         // the flag on its re-try. `CLOSED` in the receivers' list tells a
         // send that races the last receiver's drain (see `waiters.rs`).
         self.send_waiters.close();
-        self.recv_waiters.close();
+        if mark_closed {
+            self.recv_waiters.close();
+        } else {
+            self.recv_waiters.notify_all();
+        }
         self.closed_waiters.close();
     }
 
