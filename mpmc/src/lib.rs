@@ -338,8 +338,8 @@ struct ReadmeDoctests;
 pub use channel::RecvStream;
 #[cfg(feature = "std")]
 pub use channel::{
-    DisconnectedFut, Receiver, RecvError, RecvTimeoutError, SendError, SendTimeoutError, Sender,
-    TryRecvError, TrySendError, WeakSender, bounded, try_bounded,
+    DisconnectedFut, Receiver, RecvError, RecvManyFut, RecvTimeoutError, SendError,
+    SendTimeoutError, Sender, TryRecvError, TrySendError, WeakSender, bounded, try_bounded,
 };
 #[cfg(all(loom, feature = "std"))]
 #[doc(hidden)]

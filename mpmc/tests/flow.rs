@@ -477,3 +477,127 @@ fn close_racing_sends_delivers_or_gives_back_every_item_exactly_once() {
         }
     });
 }
+
+// ---- batch receive ----
+
+#[test]
+fn recv_many_with_limit_0_1_more_and_more_than_there_is() {
+    let (tx, rx) = bounded(8);
+    let mut buf = vec![-1];
+    // Limit 0: nothing, at once, even on an empty channel.
+    assert_eq!(rx.try_recv_many(&mut buf, 0), Ok(0));
+    assert_eq!(rx.recv_many(&mut buf, 0), Ok(0));
+    assert_eq!(rx.recv_many_timeout(&mut buf, 0, Duration::ZERO), Ok(0));
+    assert_eq!(block_on(rx.recv_many_async(&mut buf, 0)), Ok(0));
+    (0..6).for_each(|i| tx.send(i).unwrap());
+    assert_eq!(rx.recv_many(&mut buf, 1), Ok(1));
+    assert_eq!(rx.try_recv_many(&mut buf, 3), Ok(3));
+    assert_eq!(rx.recv_many_timeout(&mut buf, 100, Duration::ZERO), Ok(2));
+    assert_eq!(buf, [-1, 0, 1, 2, 3, 4, 5], "appended, in FIFO order");
+    assert_eq!(rx.try_recv_many(&mut buf, 4), Err(TryRecvError::Empty));
+    assert_eq!(
+        rx.recv_many_timeout(&mut buf, 4, Duration::from_millis(5)),
+        Err(hotq_mpmc::RecvTimeoutError::Timeout)
+    );
+    tx.send(6).unwrap();
+    assert_eq!(block_on(rx.recv_many_async(&mut buf, 9)), Ok(1));
+    drop(tx);
+    assert_eq!(rx.recv_many(&mut buf, 4), Err(RecvError));
+    assert_eq!(block_on(rx.recv_many_async(&mut buf, 4)), Err(RecvError));
+    assert_eq!(
+        rx.try_recv_many(&mut buf, 4),
+        Err(TryRecvError::Disconnected)
+    );
+    assert_eq!(buf.len(), 8);
+}
+
+#[test]
+fn recv_many_frees_room_for_blocked_senders() {
+    within("recv_many wakes senders", LIMIT, || {
+        let (tx, rx) = bounded(2);
+        let each = scaled(10_000, 50) as u32;
+        let t = thread::spawn(move || (0..each).for_each(|i| tx.send(i).unwrap()));
+        let mut buf = Vec::new();
+        while rx.recv_many(&mut buf, 7).is_ok() {}
+        t.join().unwrap();
+        assert_eq!(buf, (0..each).collect::<Vec<_>>());
+    });
+}
+
+/// `recv_many_async` futures dropped pending at random, many times, while
+/// producers send: every item sent is received exactly once and in order
+/// (a dropped future took nothing), and no receiver is left asleep on an
+/// item (the wake-ups a dropped future had were passed on).
+#[test]
+fn dropping_pending_recv_many_async_futures_at_random_loses_nothing() {
+    let producers = 2;
+    let each = scaled(50_000, 200) as u32;
+    within("recv_many_async cancellations", LIMIT, move || {
+        let (tx, rx) = bounded(4);
+        let ps: Vec<_> = (0..producers as u32)
+            .map(|p| {
+                let tx = tx.clone();
+                thread::spawn(move || {
+                    for seq in 0..each {
+                        tx.send(Item { producer: p, seq }).unwrap();
+                    }
+                })
+            })
+            .collect();
+        drop(tx);
+        let cs: Vec<_> = (0..2u64)
+            .map(|c| {
+                let rx = rx.clone();
+                thread::spawn(move || {
+                    let mut rng = hotq_testkit::Rng::new(1000 + c);
+                    let (mut got, mut dropped) = (Vec::new(), 0u64);
+                    struct Unpark(thread::Thread);
+                    impl Wake for Unpark {
+                        fn wake(self: Arc<Self>) {
+                            self.0.unpark();
+                        }
+                    }
+                    let waker = Waker::from(Arc::new(Unpark(thread::current())));
+                    let mut cx = Context::from_waker(&waker);
+                    loop {
+                        let limit = 1 + rng.below_usize(8);
+                        let done = {
+                            let mut fut = pin!(rx.recv_many_async(&mut got, limit));
+                            loop {
+                                match fut.as_mut().poll(&mut cx) {
+                                    Poll::Ready(r) => break Some(r),
+                                    // Pending: drop it now, or wait for a wake-up.
+                                    Poll::Pending if rng.below(2) == 0 => break None,
+                                    Poll::Pending => thread::park(),
+                                }
+                            }
+                        };
+                        match done {
+                            Some(Ok(n)) => assert!((1..=limit).contains(&n)),
+                            Some(Err(RecvError)) => return (got, dropped),
+                            None => dropped += 1,
+                        }
+                    }
+                })
+            })
+            .collect();
+        drop(rx);
+        ps.into_iter().for_each(|t| t.join().unwrap());
+        let mut total_dropped = 0;
+        let streams: Vec<_> = cs
+            .into_iter()
+            .enumerate()
+            .map(|(c, t)| {
+                let (got, dropped) = t.join().unwrap();
+                total_dropped += dropped;
+                (format!("consumer {c}"), got)
+            })
+            .collect();
+        let views: Vec<_> = streams.iter().map(|(n, s)| (n.clone(), &s[..])).collect();
+        assert_exactly_once_in_order("recv_many_async", producers, each, &views);
+        assert!(
+            total_dropped > 0 || cfg!(miri),
+            "no future was ever dropped pending"
+        );
+    });
+}

@@ -212,3 +212,45 @@ fn close_wakes_a_parked_receiver() {
         drop(tx);
     });
 }
+
+/// A `recv_many_async` future registers, may be the waiter a send
+/// notifies, and is dropped without polling again: the wake-up must pass
+/// on to the `recv_many` parked behind it, or that receiver sleeps with
+/// the item in the channel (a deadlock). A dropped future took nothing.
+#[test]
+fn dropped_notified_recv_many_async_passes_the_wake_on() {
+    model(
+        "dropped_notified_recv_many_async_passes_the_wake_on",
+        3,
+        || {
+            let (tx, rx) = bounded(2);
+            let rx2 = rx.clone();
+            let r1 = thread::spawn(move || {
+                let mut cx = Context::from_waker(Waker::noop());
+                let mut buf = Vec::new();
+                let polled = pin!(rx.recv_many_async(&mut buf, 2)).poll(&mut cx);
+                // Dropped here, notified or not.
+                match polled {
+                    Poll::Ready(n) => assert_eq!(n, Ok(buf.len())),
+                    Poll::Pending => assert!(buf.is_empty(), "a pending future took an item"),
+                }
+                buf
+            });
+            let r2 = thread::spawn(move || {
+                let mut buf = Vec::new();
+                rx2.recv_many(&mut buf, 2).unwrap();
+                buf
+            });
+            tx.send(1).unwrap();
+            let first = r1.join().unwrap();
+            if !first.is_empty() {
+                tx.send(2).unwrap();
+            }
+            let second = r2.join().unwrap();
+            match &first[..] {
+                [] => assert_eq!(second, [1]),
+                _ => assert_eq!((first, second), (vec![1], vec![2])),
+            }
+        },
+    );
+}

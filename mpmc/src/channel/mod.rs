@@ -20,6 +20,7 @@
 #[macro_use]
 mod queries;
 
+mod batch;
 mod close;
 mod disconnect;
 mod error;
@@ -33,6 +34,7 @@ mod stream;
 mod waiters;
 mod weak;
 
+pub use batch::RecvManyFut;
 pub use disconnect::DisconnectedFut;
 pub use error::{
     RecvError, RecvTimeoutError, SendError, SendTimeoutError, TryRecvError, TrySendError,
