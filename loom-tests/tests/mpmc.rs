@@ -9,6 +9,9 @@
 #[path = "mpmc/channel.rs"]
 mod channel;
 
+/// The flow-control models (`tests/mpmc/flow.rs`).
+#[path = "mpmc/flow.rs"]
+mod flow;
 /// The select's models (`tests/mpmc/select.rs`).
 #[path = "mpmc/select.rs"]
 mod select;

@@ -171,6 +171,35 @@
 //! assert_eq!(sum, 6);
 //! ```
 //!
+//! A graceful shutdown: the consumer closes the channel, which refuses
+//! every later send (the value comes back) and wakes blocked senders, then
+//! drains what was sent before; nothing accepted is lost.
+//!
+//! ```
+//! use hotq_mpmc::{RecvError, SendError};
+//!
+//! let (tx, rx) = hotq_mpmc::bounded(4);
+//! let producer = std::thread::spawn(move || {
+//!     let mut sent = 0;
+//!     loop {
+//!         match tx.send(sent) {
+//!             Ok(()) => sent += 1,
+//!             Err(SendError(back)) => return (sent, back), // closed: keep the value
+//!         }
+//!     }
+//! });
+//! assert_eq!(rx.recv(), Ok(0)); // take one, then shut down
+//! rx.close();
+//! let mut last = 0;
+//! while let Ok(v) = rx.recv() {
+//!     last = v; // drain what was accepted before the close
+//! }
+//! assert_eq!(rx.recv(), Err(RecvError));
+//! let (sent, refused) = producer.join().unwrap();
+//! assert_eq!(last + 1, sent); // every accepted item was received
+//! assert_eq!(refused, sent); // the refused one came back
+//! ```
+//!
 //! ## `Queue` or channel?
 //!
 //! Use [`Queue`] when the threads never wait for each other (they have
@@ -217,12 +246,14 @@
 //!
 //! Positions and stamps are 64-bit wherever the target has 64-bit
 //! atomics, i686 and 32-bit ARM Linux included, so no position comes back
-//! to a value a stalled thread has read (that takes 2^63 items). On a
+//! to a value a stalled thread has read, nor takes a stale position for a
+//! closed channel's (that takes 2^61 positions, at least 2^60 items). On a
 //! target without them (`thumbv7em`, for example) they are `usize`s, and
 //! the queue is correct as long as no thread stalls inside one `push`,
-//! `pop` or `force_push` while about 2^31 items (2^32 positions) pass
+//! `pop` or `force_push` while about 2^28 items (2^29 positions) pass
 //! through the queue; a thread stalled that long could claim a slot of a
-//! later lap (the lap-wrap ABA). Targets with a 16-bit `usize` and no
+//! later lap (the lap-wrap ABA) or misread the gap between `head` and
+//! `tail` (see `Receiver::close`). Targets with a 16-bit `usize` and no
 //! 64-bit atomics are refused.
 //!
 //! # Model-checking code that uses this crate
@@ -331,9 +362,10 @@ struct ReadmeDoctests;
 pub use channel::RecvStream;
 #[cfg(feature = "std")]
 pub use channel::{
-    ReadyTimeoutError, Receiver, RecvError, RecvTimeoutError, Select, SelectTimeoutError,
-    SelectedOperation, SendError, SendTimeoutError, Sender, TryReadyError, TryRecvError,
-    TrySelectError, TrySendError, after, bounded, never, tick, try_bounded,
+    DisconnectedFut, ReadyTimeoutError, Receiver, RecvError, RecvManyFut, RecvTimeoutError, Select,
+    SelectTimeoutError, SelectedOperation, SendError, SendTimeoutError, Sender, TryReadyError,
+    TryRecvError, TrySelectError, TrySendError, WeakSender, after, bounded, never, tick,
+    try_bounded,
 };
 #[cfg(all(loom, feature = "std"))]
 #[doc(hidden)]

@@ -37,6 +37,26 @@
 //! carries into the lap bits: slot `i` holds a value exactly when its stamp's
 //! low bits are `i + 1`, whatever `head` and `tail` say ([`Drop`] relies on
 //! this).
+//!
+//! # Closing
+//!
+//! A channel's `Receiver::close` closes its queue for producers
+//! ([`Queue::close`], crate-private): one CAS moves `tail` from `T` to `T +
+//! CLOSE_JUMP`, a quarter of the range of positions, a whole number of laps
+//! (so the index stays). No stamp is ever near the jumped `tail`, so every
+//! later claim fails: a producer's CAS from `T` fails, and a producer that
+//! loads the jumped `tail` finds the slot not free for it, falls into its
+//! slow branch (`moved_past` says "behind", not "past") and there sees the
+//! gap to `head`: a lap is "full", a quarter of the range is "closed".
+//! Consumers go on taking the items claimed before `T`, and report empty
+//! at `head == T` when `tail` is `T + CLOSE_JUMP`, exactly. Only that slow
+//! branch and `pop`'s "empty" check look at it: the fast paths are
+//! unchanged. The one other writer of `tail`, a `force_push` that has
+//! evicted the oldest item and owns position `T`, moves the jump past its
+//! position instead of undoing it. A gap is taken for "closed" from half
+//! the jump on, so the bound on a stalled operation above becomes an eighth
+//! of the range (2^61 positions with 64-bit positions, 2^29 with 32-bit
+//! ones).
 
 use alloc::boxed::Box;
 use alloc::vec::Vec;
@@ -62,6 +82,21 @@ mod claim;
 /// and 1.11 without, 1.26 and 1.34 with. In the full default runs since,
 /// 1.02–1.12 (docs/performance.md, "The goals still missed").
 const PREFETCH_BYTES: usize = 2048;
+
+/// How far [`Queue::close`] moves `tail` (see the module docs, "Closing"): a
+/// quarter of the range of positions, a multiple of every `one_lap` (a
+/// slot takes at least the stamp's bytes, so `one_lap` is at most a
+/// sixteenth of the range), and within `moved_past`'s "behind" for any
+/// stamp of the slot at the closed `tail`.
+const CLOSE_JUMP: Position = Position::MAX / 4 + 1;
+
+/// Whether `tail - head` says the queue is closed: at least half the jump
+/// and below one and a half (a gap of an open queue is within one lap, or
+/// "negative" when the `tail` read is stale, near the top of the range).
+#[inline]
+fn is_closed_gap(gap: Position) -> bool {
+    gap.wrapping_sub(CLOSE_JUMP / 2) < CLOSE_JUMP
+}
 
 /// A bounded multi-producer multi-consumer FIFO queue.
 ///
@@ -264,8 +299,11 @@ impl<T> Queue<T> {
             // whole lap behind (even if the producer of that slot has not
             // published yet: its push is ordered before ours by its claim),
             // else a consumer is about to free the slot, or `tail` is stale.
+            // A closed queue (see the module docs) is reported as full:
+            // the channels tell the two apart.
             let head = self.head.load(Ordering::Relaxed);
-            if head.wrapping_add(self.one_lap) == tail {
+            let gap = tail.wrapping_sub(head);
+            if gap == self.one_lap || is_closed_gap(gap) {
                 Break(value)
             } else {
                 Continue(value)
@@ -290,8 +328,23 @@ impl<T> Queue<T> {
     /// assert_eq!(q.pop(), Some(3));
     /// ```
     pub fn force_push(&self, value: T) -> Option<T> {
+        match self.force_push_or_closed(value) {
+            Ok(evicted) => evicted,
+            // Only a channel closes its queue, and it never hands it out.
+            Err(_) => unreachable!("a `Queue` is never closed"),
+        }
+    }
+
+    /// [`force_push`](Self::force_push), or `Err(value)` when the queue is
+    /// closed (see the module docs).
+    pub(crate) fn force_push_or_closed(&self, value: T) -> Result<Option<T>, T> {
         let pushed = self.push_or_else(value, |value, tail, new_tail, slot, stamp| {
             if stamp.wrapping_add(self.one_lap) != tail.wrapping_add(1) {
+                // Relaxed: the jumped `tail` was loaded before the fence
+                // `push_or_else` ran, which orders this load after it.
+                if is_closed_gap(tail.wrapping_sub(self.head.load(Ordering::Relaxed))) {
+                    return Break(Err(value));
+                }
                 // No published item of last lap to evict (yet): wait.
                 return Continue(value);
             }
@@ -312,10 +365,24 @@ impl<T> Queue<T> {
             seam(Seam::Evicted);
             // No producer can move `tail` meanwhile: its CAS needs the
             // slot's stamp to equal `tail`, and it still says "last lap's
-            // item". So a store is enough. SeqCst: this is the producer's
-            // claim of position `tail`, and takes part in the total order
-            // for the reason given at the claim in `push_or_else`.
-            self.tail.store(new_tail, Ordering::SeqCst);
+            // item". A close can (see the module docs): then this push
+            // still happens (it owns position `tail` since its eviction),
+            // and the close point moves past it. SeqCst: this is the
+            // producer's claim of position `tail`, and takes part in the
+            // total order for the reason given at the claim in
+            // `push_or_else`.
+            if self
+                .tail
+                .compare_exchange(tail, new_tail, Ordering::SeqCst, Ordering::Relaxed)
+                .is_err()
+            {
+                // Relaxed: only consumers read it, for "closed and
+                // drained" once they reach `new_tail`, and they get there
+                // only through the stamp store below (Release), which
+                // orders this store before their `tail` load.
+                self.tail
+                    .store(new_tail.wrapping_add(CLOSE_JUMP), Ordering::Relaxed);
+            }
             // SAFETY: the stamp said the slot holds last lap's published
             // item (its Acquire load made the value visible), and claiming
             // `head` made it ours: no consumer reads it, no producer writes
@@ -326,12 +393,64 @@ impl<T> Queue<T> {
             // Release pairs with the Acquire stamp load in `pop`: the new
             // value is written before its consumer reads it.
             slot.stamp.store(tail.wrapping_add(1), Ordering::Release);
-            Break(old)
+            Break(Ok(old))
         });
         match pushed {
-            Continue(()) => None,
-            Break(old) => Some(old),
+            Continue(()) => Ok(None),
+            Break(Ok(old)) => Ok(Some(old)),
+            Break(Err(value)) => Err(value),
         }
+    }
+
+    /// Closes the queue for producers (a channel's `Receiver::close`): from
+    /// the CAS on, every push fails (`push` reports the queue full), and
+    /// `pop` takes what was claimed before and then reports empty. See
+    /// the module docs, "Closing". Closing twice changes nothing.
+    #[cfg_attr(not(feature = "std"), allow(dead_code))]
+    pub(crate) fn close(&self) {
+        let mut tail = self.tail.load(Ordering::Relaxed);
+        loop {
+            if is_closed_gap(tail.wrapping_sub(self.head.load(Ordering::Relaxed))) {
+                return;
+            }
+            // Relaxed: the close is ordered against each claim by `tail`'s
+            // modification order alone (a claim's CAS reads the latest
+            // `tail`); the channel publishes it to the consumers with the
+            // Release store of its `disconnected` flag (see
+            // `channel/close.rs`).
+            match self.tail.compare_exchange_weak(
+                tail,
+                tail.wrapping_add(CLOSE_JUMP),
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => return,
+                Err(now) => tail = now,
+            }
+        }
+    }
+
+    /// `pop`'s "empty" check, after its fence, for a slot empty for this
+    /// lap at `head`: whether `tail` is at `head` too, or (a closed queue,
+    /// see the module docs) exactly `CLOSE_JUMP` past it. Cold and apart:
+    /// inlined, the check cost `try_recv` an instruction per item on its
+    /// fast path (callgrind, `benches/probes/hot_path`).
+    #[cold]
+    fn drained_at(&self, head: Position) -> bool {
+        let gap = self.tail.load(Ordering::Relaxed).wrapping_sub(head);
+        gap == 0 || gap == CLOSE_JUMP
+    }
+
+    /// Whether [`close`](Self::close) has run (as far as this thread has
+    /// seen its CAS).
+    #[cfg_attr(not(feature = "std"), allow(dead_code))]
+    pub(crate) fn is_closed(&self) -> bool {
+        // Relaxed: a snapshot. Only a jumped `tail` makes a "closed" gap:
+        // an open queue's two reads are within a lap of each other, give
+        // or take what moves between them (see the bound in the module
+        // docs).
+        let tail = self.tail.load(Ordering::Relaxed);
+        is_closed_gap(tail.wrapping_sub(self.head.load(Ordering::Relaxed)))
     }
 
     /// Claims the slot at `tail`, writes `value` and publishes it. When the
@@ -501,7 +620,7 @@ impl<T> Queue<T> {
                     // `head` onto `tail`, but the new item is about to take
                     // the old one's place, so the queue was never empty.
                     // Wait for the slot instead.
-                    if stamp == head && self.tail.load(Ordering::Relaxed) == head {
+                    if stamp == head && self.drained_at(head) {
                         return None;
                     }
                 }
@@ -553,6 +672,12 @@ impl<T> Queue<T> {
             let head = self.head.load(Ordering::Acquire);
             // `tail` unchanged around the `head` load: the pair coexisted.
             if self.tail.load(Ordering::Relaxed) == tail {
+                // A closed queue's `tail` is jumped (see the module docs).
+                let tail = if is_closed_gap(tail.wrapping_sub(head)) {
+                    tail.wrapping_sub(CLOSE_JUMP)
+                } else {
+                    tail
+                };
                 return self.distance(head, tail);
             }
         }
@@ -825,6 +950,39 @@ mod tests {
                 moved_past(head.wrapping_add(lap) + 1, ready),
                 "taken, next item in"
             );
+        }
+    }
+
+    /// A close anywhere in the range of positions, the wrap included:
+    /// pushes fail from then on, pops take what was in and then report
+    /// empty, `len` counts the items left, and a second close changes
+    /// nothing; a `force_push` gives its value back.
+    #[test]
+    fn a_closed_queue_refuses_pushes_and_drains_what_it_held() {
+        for start in [0, 1 << 40, u64::MAX - 3, u64::MAX - 1] {
+            for (capacity, held) in [(3, 0), (3, 2), (3, 3), (1, 1), (4, 1)] {
+                let q = Queue::with_initial_position(capacity, start).unwrap();
+                // Cross into the start position's lap, and maybe the wrap.
+                for i in 0..(start % 4) as usize {
+                    q.push(i).unwrap();
+                    assert_eq!(q.pop(), Some(i));
+                }
+                (0..held).for_each(|i| q.push(10 + i).unwrap());
+                assert!(!q.is_closed());
+                q.close();
+                assert!(q.is_closed());
+                q.close();
+                assert_eq!(q.len(), held, "start {start}, capacity {capacity}");
+                assert_eq!(q.push(99), Err(99));
+                assert_eq!(q.force_push_or_closed(98), Err(98));
+                for i in 0..held {
+                    assert_eq!(q.pop(), Some(10 + i));
+                    assert_eq!(q.len(), held - i - 1);
+                }
+                assert_eq!(q.pop(), None);
+                assert_eq!(q.push(97), Err(97));
+                assert!(q.is_empty() && q.is_closed());
+            }
         }
     }
 }

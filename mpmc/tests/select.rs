@@ -567,3 +567,41 @@ fn the_macro_accepts_blocks_commas_and_references() {
     assert!(!evaluated);
     let _ = RecvTimeoutError::Timeout;
 }
+
+/// `Receiver::close` (flow control) meets a select: a send arm to a
+/// closed channel completes at once with its value back, and a select
+/// blocked on a receive arm of a channel that gets closed wakes and sees
+/// it disconnected once drained.
+#[test]
+fn a_closed_channel_fails_a_send_arm_and_wakes_a_blocked_receive_arm() {
+    let (tx, rx) = bounded::<u32>(2);
+    rx.close();
+    hotq_mpmc::select! {
+        send(tx, 7) -> res => assert_eq!(res, Err(hotq_mpmc::SendError(7))),
+        default(Duration::from_secs(30)) => panic!("a send arm to a closed channel waited"),
+    }
+
+    let (tx, rx) = bounded::<u32>(2);
+    let (_other_tx, other_rx) = bounded::<u32>(2);
+    let started = Barrier::new(2);
+    thread::scope(|s| {
+        let closer = s.spawn(|| {
+            started.wait();
+            thread::sleep(ms(20));
+            rx.close();
+        });
+        started.wait();
+        let t0 = Instant::now();
+        hotq_mpmc::select! {
+            recv(rx) -> v => assert_eq!(v, Err(hotq_mpmc::RecvError)),
+            recv(other_rx) -> v => panic!("nothing was sent there: {v:?}"),
+            default(LIMIT) => panic!("close did not wake the select"),
+        }
+        // Woken by the close, not by the select's own deadline (its last
+        // try would also see the channel closed, a minute late).
+        let woke = t0.elapsed();
+        assert!(woke < LIMIT / 3, "the select slept {woke:?} past the close");
+        closer.join().unwrap();
+    });
+    drop(tx);
+}

@@ -20,8 +20,12 @@
 #[macro_use]
 mod queries;
 
+mod batch;
+mod close;
 mod context;
+mod disconnect;
 mod error;
+mod force;
 mod future;
 mod iter;
 mod receiver;
@@ -33,7 +37,10 @@ mod sender;
 mod stream;
 mod timer;
 mod waiters;
+mod weak;
 
+pub use batch::RecvManyFut;
+pub use disconnect::DisconnectedFut;
 pub use error::{
     RecvError, RecvTimeoutError, SendError, SendTimeoutError, TryRecvError, TrySendError,
 };
@@ -46,6 +53,7 @@ pub use sender::Sender;
 #[cfg(feature = "stream")]
 pub use stream::RecvStream;
 pub use timer::{after, never, tick};
+pub use weak::WeakSender;
 
 use crate::sync::AtomicUsize;
 use crate::sync::blocking::{Arc, AtomicBool, Ordering};
@@ -107,9 +115,10 @@ pub fn try_bounded<T>(capacity: usize) -> Result<(Sender<T>, Receiver<T>), Capac
 /// What both halves share.
 pub(crate) struct Shared<T> {
     pub(crate) queue: Queue<T>,
-    /// Set once, when the last handle of either side is dropped: a sender
-    /// that reads `true` knows every receiver is gone, a receiver that
-    /// reads it knows every sender is.
+    /// Set once, when the last handle of either side is dropped or a
+    /// receiver closes the channel (`close.rs`): a sender that reads `true`
+    /// knows no receiver takes its items any more, a receiver that reads
+    /// it knows no sender adds any.
     pub(crate) disconnected: AtomicBool,
     /// Live `Sender`s; the one that takes it to 0 disconnects.
     pub(crate) senders: AtomicUsize,
@@ -120,6 +129,9 @@ pub(crate) struct Shared<T> {
     pub(crate) send_waiters: Waiters,
     /// Receivers blocked on an empty channel; notified by every send.
     pub(crate) recv_waiters: Waiters,
+    /// `Sender::disconnected_async` futures; notified only by the
+    /// disconnection (see `disconnect.rs`).
+    pub(crate) closed_waiters: Waiters,
     /// A timer receiver's timer (`timer.rs`); `None` for every other
     /// channel. Asked only after a receive found the queue empty.
     pub(crate) timer: Option<Timer<T>>,
@@ -136,25 +148,36 @@ impl<T> Shared<T> {
             receivers: AtomicUsize::new(1),
             send_waiters: Waiters::new(),
             recv_waiters: Waiters::new(),
+            closed_waiters: Waiters::new(),
             timer,
         }
     }
 
     /// Marks the channel disconnected and wakes every blocked handle of
     /// both sides (those of the side that left are gone, so waking both is
-    /// waking the other).
-    fn disconnect(&self) {
+    /// waking the other). `mark_closed`: a side's last handle is gone, and
+    /// the receivers' list is marked `CLOSED` too; `false` for
+    /// `Receiver::close`, whose receivers stay and drain (`close.rs`).
+    fn disconnect(&self, mark_closed: bool) {
         // Release pairs with the fence(SeqCst) of the pop that follows the
         // flag's load in `Receiver::try_recv` (see there): the
         // last sender's pushes (and, through the `senders` count's AcqRel,
         // every other sender's) are visible to the receiver that sees the
-        // flag, so it drains them before it reports `Disconnected`.
+        // flag, so it drains them before it reports `Disconnected`. After
+        // `Receiver::close`, likewise the queue's closing CAS on `tail`
+        // (sequenced before this), so the receiver's `tail` load sees the
+        // close point and it waits for every item claimed before it.
         self.disconnected.store(true, Ordering::Release);
         // Both lists take their lock: a waiter registered after this sees
         // the flag on its re-try. `CLOSED` in the receivers' list tells a
         // send that races the last receiver's drain (see `waiters.rs`).
         self.send_waiters.close();
-        self.recv_waiters.close();
+        if mark_closed {
+            self.recv_waiters.close();
+        } else {
+            self.recv_waiters.notify_all();
+        }
+        self.closed_waiters.close();
     }
 
     /// Drops every item `next` takes out of the queue, in order. If a

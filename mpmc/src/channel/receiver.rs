@@ -290,7 +290,7 @@ impl<T> Drop for Receiver<T> {
         // Relaxed: the last receiver's drain below needs nothing from the
         // other receivers (each pop synchronises through the queue's stamps).
         if self.shared.receivers.fetch_sub(1, Ordering::Relaxed) == 1 {
-            self.shared.disconnect();
+            self.shared.disconnect(true);
             // Every item still inside is dropped now, not when the last
             // sender goes. A send racing this drop whose item the drain
             // misses sees `CLOSED` after its claim and drops what is left

@@ -62,7 +62,19 @@ impl<T> Sender<T> {
                 }
                 Ok(())
             }
-            Err(value) => Err(TrySendError::Full(value)),
+            Err(value) => Err(self.full_or_closed(value)),
+        }
+    }
+
+    /// A failed push: the queue is full, or closed by `Receiver::close`
+    /// (`close.rs`), which the queue reports as full.
+    #[cold]
+    #[inline(never)]
+    fn full_or_closed(&self, value: T) -> TrySendError<T> {
+        if self.shared.queue.is_closed() {
+            TrySendError::Disconnected(value)
+        } else {
+            TrySendError::Full(value)
         }
     }
 
@@ -251,7 +263,7 @@ impl<T> Drop for Sender<T> {
         // sender's, so its `disconnect` (Release) publishes them all to the
         // receiver that reads the flag.
         if self.shared.senders.fetch_sub(1, Ordering::AcqRel) == 1 {
-            self.shared.disconnect();
+            self.shared.disconnect(true);
         }
     }
 }

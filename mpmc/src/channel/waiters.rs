@@ -252,6 +252,27 @@ impl Waiters {
         }
     }
 
+    /// Wakes every waiter without marking the list [`CLOSED`]
+    /// (`Receiver::close` waking the blocked receivers, who stay and
+    /// drain: see `close.rs`).
+    pub(crate) fn notify_all(&self) {
+        let waiters: VecDeque<_> = {
+            let mut list = self.lock();
+            let mut all = core::mem::take(&mut *list);
+            self.set_waiting(false);
+            // As in `close`: a select that another list picked first is
+            // awake anyway; one picked here tries this list's operation.
+            all.retain(|w| w.pick());
+            for w in &all {
+                w.notified.store(true, Ordering::Relaxed);
+            }
+            all
+        };
+        for waiter in waiters {
+            waiter.wake();
+        }
+    }
+
     /// Runs `attempt` until it returns `Some`, parking between tries, or
     /// until `deadline` passes (then `None`, after one last try).
     ///

@@ -1,0 +1,51 @@
+//! `Sender::force_send`: a send that never waits for room, evicting the
+//! oldest item of a full channel instead (async-channel's `force_send`,
+//! on the queue's [`Queue::force_push`](crate::Queue::force_push)).
+//!
+//! It follows `try_send`'s wake-up protocol (`waiters.rs`) unchanged:
+//! `force_push` claims `tail` with a `SeqCst` operation (its CAS, or the
+//! `SeqCst` store after an eviction), and the receivers' flags are loaded
+//! after it. An eviction frees no room (the new item takes the old one's
+//! slot), so no blocked sender is woken.
+
+use super::{SendError, Sender};
+use crate::sync::blocking::Ordering;
+
+impl<T> Sender<T> {
+    /// Sends `value` without waiting: on a full channel the oldest item
+    /// is evicted to make room and returned as `Ok(Some(oldest))`; with
+    /// room, `Ok(None)`. Every other item keeps its FIFO place, and no
+    /// receiver gets the evicted one. Wakes a blocked receiver as a send
+    /// does. Gives the value back as [`SendError`] when every receiver is
+    /// gone.
+    ///
+    /// ```
+    /// let (tx, rx) = hotq_mpmc::bounded(2);
+    /// assert_eq!(tx.force_send(1), Ok(None));
+    /// assert_eq!(tx.force_send(2), Ok(None));
+    /// assert_eq!(tx.force_send(3), Ok(Some(1))); // full: the oldest goes
+    /// assert_eq!((rx.recv(), rx.recv()), (Ok(2), Ok(3)));
+    /// drop(rx);
+    /// assert_eq!(tx.force_send(4), Err(hotq_mpmc::SendError(4))); // nobody to take it
+    /// ```
+    pub fn force_send(&self, value: T) -> Result<Option<T>, SendError<T>> {
+        let shared = &*self.shared;
+        // Relaxed: a hint, as in `try_send` (a send racing the last
+        // receiver's drop is settled by `CLOSED` below).
+        if shared.disconnected.load(Ordering::Relaxed) {
+            return Err(SendError(value));
+        }
+        // A closed queue (`Receiver::close`) gives the value back.
+        let evicted = match shared.queue.force_push_or_closed(value) {
+            Ok(evicted) => evicted,
+            Err(value) => return Err(SendError(value)),
+        };
+        // After the claim: see `waiters.rs` for the store→load order.
+        if shared.recv_waiters.notify_one() {
+            // The last receiver left meanwhile: drop what its drain may
+            // have missed, as `try_send` does.
+            shared.drop_all(|| shared.queue.pop());
+        }
+        Ok(evicted)
+    }
+}
