@@ -299,6 +299,9 @@ MIRI_SUBSET=(
     # hotq-mpmc's select and timer channels (about 110 s; the timing tests
     # are ignored under miri's isolated clock).
     "-p hotq-mpmc --test select --test timer"
+    # hotq-mpmc's flow control: close, weak senders, force_send,
+    # disconnected_async, recv_many (77 s here, 2026-12-05).
+    "-p hotq-mpmc --test flow"
     "-p hotq-disruptor --lib --test drops --test panic --test dropped_stages"
     "-p hotq-spsc --lib --test drops --test edge --test linearizability --test waiting"
     "-p hotq-mpmc --lib"
@@ -373,7 +376,9 @@ MIRI_CONCURRENT_FULL=(
 # drop, timed claims) runs under miri and in cargo test.
 TSAN_DISRUPTOR="-p hotq-disruptor --test stress --test topology --test blocking --test shutdown --test panic --test poller --test drops --test linearizability --test graph"
 TSAN_DISRUPTOR_REST="--test dropped_stages --test drop_never_hangs --test publish_timeout --test state --test ported_disruptor_rs"
-TSAN_CHANNELS="-p hotq-mpmc --test channel --test channel_linearizability"
+# The select, timer and flow-control tests: 10 s together after the
+# instrumented build (2026-12-05).
+TSAN_CHANNELS="-p hotq-mpmc --test channel --test channel_linearizability --test select --test timer --test flow"
 # hotq-spsc's waiting tests (debug sizes: 50,000 items per case): 3 s of
 # test time here, after the instrumented build.
 TSAN_SUBSET=(
