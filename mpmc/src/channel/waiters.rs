@@ -236,32 +236,29 @@ impl Waiters {
     /// takes the lock, so a waiter that registers after this has run sees
     /// what preceded it.
     pub(crate) fn close(&self) {
-        let waiters: VecDeque<_> = {
-            let mut list = self.lock();
-            self.flags.store(CLOSED, Ordering::Relaxed);
-            let mut all = core::mem::take(&mut *list);
-            // A select already picked by another list is awake anyway.
-            all.retain(|w| w.pick());
-            for w in &all {
-                w.notified.store(true, Ordering::Relaxed);
-            }
-            all
-        };
-        for waiter in waiters {
-            waiter.wake();
-        }
+        self.wake_all(true);
     }
 
     /// Wakes every waiter without marking the list [`CLOSED`]
     /// (`Receiver::close` waking the blocked receivers, who stay and
     /// drain: see `close.rs`).
     pub(crate) fn notify_all(&self) {
+        self.wake_all(false);
+    }
+
+    /// Empties the list and wakes every waiter on it, marking the list
+    /// [`CLOSED`] when `mark_closed` (else only clearing [`WAITING`]).
+    fn wake_all(&self, mark_closed: bool) {
         let waiters: VecDeque<_> = {
             let mut list = self.lock();
+            if mark_closed {
+                self.flags.store(CLOSED, Ordering::Relaxed);
+            } else {
+                self.set_waiting(false);
+            }
             let mut all = core::mem::take(&mut *list);
-            self.set_waiting(false);
-            // As in `close`: a select that another list picked first is
-            // awake anyway; one picked here tries this list's operation.
+            // A select already picked by another list is awake anyway; one
+            // picked here tries this list's operation.
             all.retain(|w| w.pick());
             for w in &all {
                 w.notified.store(true, Ordering::Relaxed);
