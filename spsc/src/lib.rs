@@ -73,6 +73,7 @@
 //! | block (`std`) | [`push_timeout`](Producer::push_timeout), [`push_deadline`](Producer::push_deadline) | [`pop_timeout`](Consumer::pop_timeout), [`pop_deadline`](Consumer::pop_deadline) |
 //! | block for a chunk (`std`) | [`wait_slots`](Producer::wait_slots) | [`wait_items`](Consumer::wait_items) |
 //! | async | [`push_async`](Producer::push_async) | [`pop_async`](Consumer::pop_async), `Stream` (feature `stream`) |
+//! | async, for a count (moves nothing: cancel-safe, keeps your value) | [`wait_slots_async`](Producer::wait_slots_async) | [`wait_items_async`](Consumer::wait_items_async) |
 //!
 //! A waiting thread parks (after a brief spin) and a waiting task returns
 //! `Pending`, until the other half publishes or is dropped. The try
@@ -323,7 +324,7 @@ pub use read_chunk::{ReadChunk, ReadChunkIntoIter};
 pub use ring::RingBuffer;
 pub use wait::{
     PopAsyncError, PopFuture, PopTimeoutError, PushAsyncError, PushFuture, PushTimeoutError,
-    WaitError,
+    WaitError, WaitItemsFuture, WaitSlotsFuture,
 };
 pub use write_chunk::WriteChunk;
 pub use write_chunk_uninit::{CopyToUninit, WriteChunkUninit};

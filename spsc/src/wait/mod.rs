@@ -11,7 +11,9 @@
 //! - `blocking`: `push_timeout`, `pop_deadline`, `wait_slots`, ... (with
 //!   `std`), which park the calling thread;
 //! - `future`: `push_async` / `pop_async` and the `Stream` impl, which
-//!   register the task's waker.
+//!   register the task's waker;
+//! - `count_future`: `wait_slots_async` / `wait_items_async`, the same
+//!   wait for `n` slots or items, moving nothing.
 //!
 //! A wait is always the same three steps: check the condition (and return
 //! at once if it holds: a wait that can succeed never registers), register
@@ -22,10 +24,12 @@
 pub(crate) mod barrier;
 #[cfg(feature = "std")]
 mod blocking;
+mod count_future;
 mod error;
 mod future;
 mod slot;
 
+pub use count_future::{WaitItemsFuture, WaitSlotsFuture};
 pub use error::{PopAsyncError, PopTimeoutError, PushAsyncError, PushTimeoutError, WaitError};
 pub use future::{PopFuture, PushFuture};
 pub(crate) use slot::WaitSlot;
