@@ -119,8 +119,9 @@
 //! - a timer receiver's `len()` is always 0 and `is_empty()` always true
 //!   (crossbeam's say 1 and false while a message is due), and its
 //!   `capacity()` is 1 ([`never`](fn@never)'s too; crossbeam's is `Some(0)`); an
-//!   async receive on a timer starts a thread that sleeps until the
-//!   message is due (nothing else can wake the task);
+//!   async receive on a timer is woken by one alarm thread shared by the
+//!   process, started on the first such wait and ended when no wait is
+//!   left (nothing else can wake the task: a timer has no sender);
 //! - there are async calls too, and the `stream` feature's `RecvStream`.
 //!
 //! ```

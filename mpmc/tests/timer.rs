@@ -170,3 +170,95 @@ fn an_async_receive_on_a_timer_is_woken_when_it_fires() {
         assert!(polls < 100, "{polls} polls: a busy loop");
     });
 }
+
+/// A waker that unparks the thread it was made on and counts its wakes.
+struct Unpark(thread::Thread, std::sync::atomic::AtomicUsize);
+impl std::task::Wake for Unpark {
+    fn wake(self: std::sync::Arc<Self>) {
+        self.1.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        self.0.unpark();
+    }
+}
+
+/// The threads of this process, from the kernel.
+#[cfg(target_os = "linux")]
+fn threads() -> usize {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    let line = status.lines().find(|l| l.starts_with("Threads:")).unwrap();
+    line["Threads:".len()..].trim().parse().unwrap()
+}
+
+/// An executor may poll a pending receive many times before it fires: the
+/// alarm that wakes it is asked for once, not once per poll (it used to be
+/// a sleeping thread per poll: 1,000 here).
+#[test]
+#[cfg(target_os = "linux")]
+#[cfg_attr(miri, ignore = "reads /proc")]
+fn a_pending_timer_receive_polled_many_times_takes_no_thread_per_poll() {
+    use std::task::{Context, Poll, Waker};
+    within("re-polled recv_async on tick", LIMIT, || {
+        let rx = tick(ms(300));
+        let unpark = std::sync::Arc::new(Unpark(thread::current(), Default::default()));
+        let waker = Waker::from(std::sync::Arc::clone(&unpark));
+        let mut cx = Context::from_waker(&waker);
+        let before = threads();
+        let mut fut = std::pin::pin!(rx.recv_async());
+        for _ in 0..1000 {
+            assert!(
+                fut.as_mut().poll(&mut cx).is_pending(),
+                "not due for 300 ms"
+            );
+        }
+        // Other tests of this file run beside it and may hold the alarm
+        // thread or threads of their own: a margin, far below 1,000.
+        let during = threads();
+        assert!(during <= before + 8, "{before} threads, then {during}");
+        loop {
+            if let Poll::Ready(at) = fut.as_mut().poll(&mut cx) {
+                assert!(at.is_ok());
+                break;
+            }
+            thread::park();
+        }
+    });
+}
+
+/// An alarm asked for while the alarm thread sleeps until a later one
+/// fires on time: the later one does not hold it back.
+#[test]
+#[cfg_attr(miri, ignore = "timing: miri's isolated clock")]
+fn an_earlier_alarm_is_not_slept_through_for_a_later_one() {
+    use std::task::{Context, Waker};
+    within("earlier alarm", LIMIT, || {
+        let noop = Waker::noop();
+        let late = after(ms(20_000));
+        let mut late_fut = std::pin::pin!(late.recv_async());
+        assert!(
+            late_fut
+                .as_mut()
+                .poll(&mut Context::from_waker(noop))
+                .is_pending()
+        );
+        // Let the alarm thread go to sleep until the late one.
+        thread::sleep(ms(20));
+        let start = Instant::now();
+        let soon = after(ms(10));
+        let unpark = std::sync::Arc::new(Unpark(thread::current(), Default::default()));
+        let waker = Waker::from(std::sync::Arc::clone(&unpark));
+        let mut fut = std::pin::pin!(soon.recv_async());
+        while fut
+            .as_mut()
+            .poll(&mut Context::from_waker(&waker))
+            .is_pending()
+        {
+            thread::park();
+        }
+        let waited = start.elapsed();
+        assert!(waited >= ms(10), "early: {waited:?}");
+        assert!(waited < SLACK, "woken after {waited:?} for a 10 ms timer");
+        assert!(
+            unpark.1.load(std::sync::atomic::Ordering::SeqCst) >= 1,
+            "never woken"
+        );
+    });
+}

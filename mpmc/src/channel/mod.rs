@@ -20,6 +20,7 @@
 #[macro_use]
 mod queries;
 
+mod alarm;
 mod batch;
 mod close;
 mod context;

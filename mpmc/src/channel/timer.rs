@@ -13,13 +13,14 @@
 //! Nothing sends, so nothing notifies: a receive that waits on a timer
 //! parks until its next firing (or its own deadline, if sooner) and asks
 //! again; a select includes its timers' next firings in its deadline. An
-//! async receive starts a thread that wakes the task at the firing time.
+//! async receive asks the process's one alarm thread (`alarm.rs`) to wake
+//! the task at the firing time.
 //! Timers read the real clock: they are not for loom models.
 
 use core::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
-use super::{Receiver, RecvTimeoutError, Shared};
+use super::{Receiver, RecvTimeoutError, Shared, alarm};
 use crate::Queue;
 use crate::sync::blocking::{self, AtomicBool, Mutex, Ordering};
 
@@ -81,31 +82,17 @@ impl<T> Timer<T> {
         self.next_fire().is_some_and(|at| Instant::now() >= at)
     }
 
-    /// One poll of an async receive: the message if due; else a thread
-    /// sleeps until it is due and wakes the task (nothing else would: a
-    /// timer has no sender). One such thread per pending poll. With no
-    /// message to come (an [`after`] already taken), pending for ever, as
-    /// a blocking `recv` would block for ever.
+    /// One poll of an async receive: the message if due; else the alarm
+    /// thread wakes the task when it is due (nothing else would: a timer
+    /// has no sender; `alarm.rs`). With no message to come (an [`after`]
+    /// already taken), pending for ever, as a blocking `recv` would block
+    /// for ever.
     pub(crate) fn poll(&self, cx: &mut Context<'_>) -> Poll<T> {
         if let Some(v) = self.try_recv() {
             return Poll::Ready(v);
         }
         if let Some(at) = self.next_fire() {
-            let waker = cx.waker().clone();
-            let alarm = std::thread::Builder::new()
-                .name("hotq timer".into())
-                .spawn({
-                    let waker = waker.clone();
-                    move || {
-                        std::thread::sleep(at.saturating_duration_since(Instant::now()));
-                        waker.wake();
-                    }
-                });
-            if alarm.is_err() {
-                // No thread to be had: poll again at once rather than
-                // never.
-                waker.wake();
-            }
+            alarm::wake_at(at, cx.waker());
         }
         Poll::Pending
     }

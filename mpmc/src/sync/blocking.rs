@@ -20,6 +20,28 @@ pub(crate) use loom::sync::{Arc, Mutex};
 #[cfg(loom)]
 pub(crate) use parker::{Thread, current};
 
+/// The real clock's thread and lock, the same with or without loom: for
+/// the timer channels' alarm thread (`channel/alarm.rs`), which sleeps
+/// until an `Instant` and so is not for loom models (`channel/timer.rs`).
+pub(crate) mod real_time {
+    pub(crate) use std::sync::Mutex;
+    pub(crate) use std::thread::Thread;
+    use std::time::Instant;
+
+    /// Starts `body` on a thread of its own, named for what it is.
+    pub(crate) fn spawn(body: fn()) -> std::io::Result<Thread> {
+        let handle = std::thread::Builder::new()
+            .name("hotq timer alarm".into())
+            .spawn(body)?;
+        Ok(handle.thread().clone())
+    }
+
+    /// Parks this thread until `at`, or until unparked (or spuriously).
+    pub(crate) fn park_until(at: Instant) {
+        std::thread::park_timeout(at.saturating_duration_since(Instant::now()));
+    }
+}
+
 /// The working side's load of a waiter flag, right after its operation's
 /// claim (a `SeqCst` CAS in `Queue::push`/`pop`).
 ///
