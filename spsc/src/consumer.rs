@@ -41,12 +41,13 @@ pub struct Consumer<T> {
     /// `own` is the head; `peer` a cached copy of the producer's tail.
     cursor: CachePadded<Cursor>,
     /// Whether the items slot may hold this consumer's waker from a
-    /// `Stream` poll that returned `Pending`: the stream's own `registered`
-    /// flag, kept between polls as `PopFuture` keeps its. A stale `true`
-    /// (the slot was woken, or taken over by a later future) costs at most
-    /// a retract that finds nothing to withdraw.
-    #[cfg(feature = "stream")]
-    pub(crate) stream_registered: bool,
+    /// `Stream` poll or a [`poll_items`](Self::poll_items) that returned
+    /// `Pending`: their `registered` flag, kept between polls as
+    /// `PopFuture` keeps its. A stale `true` (the slot was woken, or taken
+    /// over by a later future) costs at most a retract that finds nothing
+    /// to withdraw. A `Cell`: `poll_items` takes `&self`, so that a select
+    /// can wait on a consumer its caller still reads from.
+    pub(crate) poll_registered: core::cell::Cell<bool>,
 }
 
 // SAFETY: the consumer moves `T` values out of slots the producer has handed
@@ -64,8 +65,7 @@ impl<T> Consumer<T> {
         Consumer {
             ring: ManuallyDrop::new(ring),
             cursor,
-            #[cfg(feature = "stream")]
-            stream_registered: false,
+            poll_registered: core::cell::Cell::new(false),
         }
     }
 

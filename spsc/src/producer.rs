@@ -29,6 +29,10 @@ pub struct Producer<T> {
     /// `own` is the tail; `peer` the limit it may advance to: a cached copy
     /// of the consumer's head, plus the capacity.
     cursor: CachePadded<Cursor>,
+    /// Whether the room slot may hold this producer's waker from a
+    /// [`poll_slots`](Self::poll_slots) that returned `Pending` (as the
+    /// consumer's `poll_registered`).
+    pub(crate) poll_registered: core::cell::Cell<bool>,
 }
 
 // SAFETY: the producer moves `T` values into slots that no other thread
@@ -52,6 +56,7 @@ impl<T> Producer<T> {
         Producer {
             ring: ManuallyDrop::new(ring),
             cursor,
+            poll_registered: core::cell::Cell::new(false),
         }
     }
 

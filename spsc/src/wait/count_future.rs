@@ -147,36 +147,47 @@ impl<T> Future for WaitSlotsFuture<'_, T> {
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = self.get_mut();
-        let producer = &*this.producer;
-        let (n, capacity) = (this.n, producer.capacity());
-        if n > capacity {
-            return Poll::Ready(Err(WaitError::ExceedsCapacity {
-                requested: n,
-                capacity,
-            }));
-        }
-        let ring = producer.ring();
-        poll_wait(
-            &ring.waiters.room,
-            cx,
-            &mut this.registered,
-            producer.tail(),
-            capacity,
-            // `usize::MAX`: the latest head, so the count is the free slots
-            // now, not a cached lower bound (as `wait_slots`).
-            || match producer.free_slots(usize::MAX) {
-                free if free >= n => Check::Ready(free),
-                _ if !ring.is_abandoned() => Check::Wait,
-                // Gone: every slot it freed is visible now (`is_abandoned`).
-                _ => match producer.free_slots(usize::MAX) {
-                    free if free >= n => Check::Ready(free),
-                    _ => Check::Abandoned,
-                },
-            },
-            || producer.free_slots(0),
-        )
-        .map(|ready| ready.map_err(|()| WaitError::Abandoned))
+        poll_slots(this.producer, this.n, cx, &mut this.registered)
     }
+}
+
+/// One poll of a wait for `n` free slots; `registered` says whether the
+/// room slot holds the caller's waker (the future's flag, or the
+/// producer's own for [`Producer::poll_slots`]).
+pub(super) fn poll_slots<T>(
+    producer: &Producer<T>,
+    n: usize,
+    cx: &mut Context<'_>,
+    registered: &mut bool,
+) -> Poll<Result<usize, WaitError>> {
+    let capacity = producer.capacity();
+    if n > capacity {
+        return Poll::Ready(Err(WaitError::ExceedsCapacity {
+            requested: n,
+            capacity,
+        }));
+    }
+    let ring = producer.ring();
+    poll_wait(
+        &ring.waiters.room,
+        cx,
+        registered,
+        producer.tail(),
+        capacity,
+        // `usize::MAX`: the latest head, so the count is the free slots
+        // now, not a cached lower bound (as `wait_slots`).
+        || match producer.free_slots(usize::MAX) {
+            free if free >= n => Check::Ready(free),
+            _ if !ring.is_abandoned() => Check::Wait,
+            // Gone: every slot it freed is visible now (`is_abandoned`).
+            _ => match producer.free_slots(usize::MAX) {
+                free if free >= n => Check::Ready(free),
+                _ => Check::Abandoned,
+            },
+        },
+        || producer.free_slots(0),
+    )
+    .map(|ready| ready.map_err(|()| WaitError::Abandoned))
 }
 
 impl<T> Drop for WaitSlotsFuture<'_, T> {
@@ -221,35 +232,44 @@ impl<T> Future for WaitItemsFuture<'_, T> {
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = self.get_mut();
-        let consumer = &*this.consumer;
-        let (n, capacity) = (this.n, consumer.capacity());
-        if n > capacity {
-            return Poll::Ready(Err(WaitError::ExceedsCapacity {
-                requested: n,
-                capacity,
-            }));
-        }
-        let ring = consumer.ring();
-        poll_wait(
-            &ring.waiters.items,
-            cx,
-            &mut this.registered,
-            consumer.head(),
-            capacity,
-            // `usize::MAX`: the latest tail (as `wait_items`).
-            || match consumer.ready_items(usize::MAX) {
-                ready if ready >= n => Check::Ready(ready),
-                _ if !ring.is_abandoned() => Check::Wait,
-                // Gone: everything it pushed is visible now (`is_abandoned`).
-                _ => match consumer.ready_items(usize::MAX) {
-                    ready if ready >= n => Check::Ready(ready),
-                    _ => Check::Abandoned,
-                },
-            },
-            || consumer.ready_items(0),
-        )
-        .map(|ready| ready.map_err(|()| WaitError::Abandoned))
+        poll_items(this.consumer, this.n, cx, &mut this.registered)
     }
+}
+
+/// One poll of a wait for `n` ready items (as [`poll_slots`]).
+pub(super) fn poll_items<T>(
+    consumer: &Consumer<T>,
+    n: usize,
+    cx: &mut Context<'_>,
+    registered: &mut bool,
+) -> Poll<Result<usize, WaitError>> {
+    let capacity = consumer.capacity();
+    if n > capacity {
+        return Poll::Ready(Err(WaitError::ExceedsCapacity {
+            requested: n,
+            capacity,
+        }));
+    }
+    let ring = consumer.ring();
+    poll_wait(
+        &ring.waiters.items,
+        cx,
+        registered,
+        consumer.head(),
+        capacity,
+        // `usize::MAX`: the latest tail (as `wait_items`).
+        || match consumer.ready_items(usize::MAX) {
+            ready if ready >= n => Check::Ready(ready),
+            _ if !ring.is_abandoned() => Check::Wait,
+            // Gone: everything it pushed is visible now (`is_abandoned`).
+            _ => match consumer.ready_items(usize::MAX) {
+                ready if ready >= n => Check::Ready(ready),
+                _ => Check::Abandoned,
+            },
+        },
+        || consumer.ready_items(0),
+    )
+    .map(|ready| ready.map_err(|()| WaitError::Abandoned))
 }
 
 impl<T> Drop for WaitItemsFuture<'_, T> {

@@ -433,9 +433,9 @@ impl<T> futures_core::Stream for Consumer<T> {
         // knows it did register: the wait's choice of yielding first or
         // registering counts it as a registered wait, not a yield.
         let this = self.get_mut();
-        let mut registered = this.stream_registered;
+        let mut registered = this.poll_registered.get();
         let next = this.poll_item(cx, &mut registered);
-        this.stream_registered = registered;
+        this.poll_registered.set(registered);
         next
     }
 }

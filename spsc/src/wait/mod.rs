@@ -13,7 +13,9 @@
 //! - `future`: `push_async` / `pop_async` and the `Stream` impl, which
 //!   register the task's waker;
 //! - `count_future`: `wait_slots_async` / `wait_items_async`, the same
-//!   wait for `n` slots or items, moving nothing.
+//!   wait for `n` slots or items, moving nothing;
+//! - `poll`: those waits as poll calls on the halves (`poll_slots`,
+//!   `poll_items`, `clear_waker`), for a waiting layer of one's own.
 //!
 //! A wait is always the same three steps: check the condition (and return
 //! at once if it holds: a wait that can succeed never registers), register
@@ -27,6 +29,7 @@ mod blocking;
 mod count_future;
 mod error;
 mod future;
+mod poll;
 mod slot;
 
 pub use count_future::{WaitItemsFuture, WaitSlotsFuture};

@@ -97,7 +97,8 @@ pub(crate) struct WaitSlot {
     /// (`blocking::QUIET`): hand-offs are sporadic, so its next wait parks
     /// after the spin hints, without the yields (`blocking::block_until`
     /// says why). The waiter's alone; written only when it changes, as
-    /// `yields`.
+    /// `yields`. (Only blocking waits, which need `std`, use it.)
+    #[cfg(feature = "std")]
     quiet: TrackedCell<bool>,
 }
 
@@ -128,6 +129,7 @@ impl WaitSlot {
             pace: TrackedCell::new(barrier::Pace::new()),
             announced: TrackedCell::new(None),
             yields: TrackedCell::new(0),
+            #[cfg(feature = "std")]
             quiet: TrackedCell::new(false),
         }
     }
@@ -387,6 +389,7 @@ impl WaitSlot {
     }
 
     /// Whether the blocking waiter's last wait parked for long.
+    #[cfg(feature = "std")]
     pub(crate) fn is_quiet(&self) -> bool {
         // SAFETY: `quiet` is the waiter's alone: only the waiter's
         // `is_quiet` and `set_quiet` touch it, and each slot has one waiter.
@@ -394,6 +397,7 @@ impl WaitSlot {
     }
 
     /// Records whether the blocking waiter's wait parked for long.
+    #[cfg(feature = "std")]
     pub(crate) fn set_quiet(&self, quiet: bool) {
         // SAFETY: the waiter's alone, as in `is_quiet`.
         self.quiet.with_mut(|cell| unsafe {
