@@ -298,7 +298,7 @@ MIRI_SUBSET=(
     "-p hotq-mpmc --test channel"
     # hotq-mpmc's select and timer channels (about 110 s; the timing tests
     # are ignored under miri's isolated clock).
-    "-p hotq-mpmc --test select --test timer"
+    "-p hotq-mpmc --test select --test timer --test select_spsc"
     # hotq-mpmc's flow control: close, weak senders, force_send,
     # disconnected_async, recv_many (77 s here, 2026-12-05).
     "-p hotq-mpmc --test flow"
@@ -378,7 +378,7 @@ TSAN_DISRUPTOR="-p hotq-disruptor --test stress --test topology --test blocking 
 TSAN_DISRUPTOR_REST="--test dropped_stages --test drop_never_hangs --test publish_timeout --test state --test ported_disruptor_rs"
 # The select, timer and flow-control tests: 10 s together after the
 # instrumented build (2026-12-05).
-TSAN_CHANNELS="-p hotq-mpmc --test channel --test channel_linearizability --test select --test timer --test flow"
+TSAN_CHANNELS="-p hotq-mpmc --test channel --test channel_linearizability --test select --test timer --test flow --test select_spsc"
 # hotq-spsc's waiting tests (debug sizes: 50,000 items per case): 3 s of
 # test time here, after the instrumented build.
 TSAN_SUBSET=(

@@ -83,7 +83,10 @@
 //! for async code on any runtime (`Stream` with the `stream` feature), and
 //! [`select!`] (or [`Select`]) to wait on several channels at once, as a
 //! stage waits on its data and its control messages, with timer channels
-//! ([`after`], [`tick`], [`never`](fn@never)) as arms beside them. A select allocates
+//! ([`after`], [`tick`], [`never`](fn@never)) as arms beside them, and,
+//! with the `spsc` feature, hotq-spsc's rings too (`Select::recv_spsc`,
+//! `Select::send_spsc`: a real-time SPSC feed and a control channel in
+//! one wait, which no other channel crate offers). A select allocates
 //! (its list of operations, and a box for the item a receive arm takes)
 //! and, when it waits, one waiter entry per operation.
 //!
@@ -122,7 +125,9 @@
 //!   async receive on a timer is woken by one alarm thread shared by the
 //!   process, started on the first such wait and ended when no wait is
 //!   left (nothing else can wake the task: a timer has no sender);
-//! - there are async calls too, and the `stream` feature's `RecvStream`.
+//! - there are async calls too, and the `stream` feature's `RecvStream`;
+//! - with the `spsc` feature a [`Select`] also takes hotq-spsc's halves
+//!   as arms (`recv_spsc`, `send_spsc`); the `select!` macro does not.
 //!
 //! ```
 //! // was: use crossbeam_channel::{bounded, RecvTimeoutError};

@@ -33,6 +33,8 @@ mod receiver;
 mod select;
 mod select_error;
 mod select_macro;
+#[cfg(all(feature = "spsc", not(loom)))]
+mod select_ring;
 mod sender;
 #[cfg(feature = "stream")]
 mod stream;

@@ -42,20 +42,26 @@ use std::time::{Duration, Instant};
 
 use super::context::Context;
 use super::select_error::{ReadyTimeoutError, SelectTimeoutError, TryReadyError, TrySelectError};
-use super::waiters::{Waiter, Waiters};
+use super::waiters::Waiter;
 use super::{Receiver, RecvError, SendError, Sender, Shared, TryRecvError};
 use crate::sync::blocking::{self, Arc, Ordering};
 use crate::sync::{Position, fence};
 
 /// A channel end a [`Select`] can wait on: one of its operations.
-trait Operand {
+pub(super) trait Operand {
     /// Tries the operation once; `None` when it would block.
     fn attempt(&self) -> Option<Done>;
     /// Whether the operation would go ahead now (a disconnected channel's
     /// would: it fails at once).
     fn is_ready(&self) -> bool;
-    /// The list its waiters go on.
-    fn waiters(&self) -> &Waiters;
+    /// Puts the select's `entry` (for the operation at `position`, picking
+    /// `context`'s token) where a notifier finds it: on the channel's list;
+    /// for a ring half (`select_ring.rs`), a waker in the ring.
+    fn register(&self, entry: &Arc<Waiter>, context: &Arc<Context>, position: usize);
+    /// Takes it off again.
+    fn unregister(&self, entry: &Arc<Waiter>);
+    /// Passes on a notification the select was picked by and did not use.
+    fn pass_on(&self);
     /// The channel, to check the handle given to [`SelectedOperation`].
     fn channel(&self) -> *const ();
     /// When a timer receiver's next message is due (nothing notifies its
@@ -66,19 +72,23 @@ trait Operand {
 }
 
 /// What a select did to the channel of the operation it selected.
-enum Done {
+pub(super) enum Done {
     /// A receive took this item.
     Received(Item),
     /// A send claimed this position of the queue (`Queue::claim`).
     Claimed(Position),
     /// The other side is gone (a receive: and the channel is empty).
     Disconnected,
+    /// A ring half is ready (`select_ring.rs`): its own call after the
+    /// select takes the item or the slot, which no one else can take.
+    #[cfg(feature = "spsc")]
+    RingReady,
 }
 
 /// A received item of a type the select does not know, boxed until
 /// [`SelectedOperation::recv`] takes it out with the type its receiver
 /// names.
-struct Item {
+pub(super) struct Item {
     ptr: NonNull<()>,
     drop: unsafe fn(NonNull<()>),
 }
@@ -144,8 +154,16 @@ impl<T> Operand for Receiver<T> {
         !self.shared.queue.is_empty() || self.shared.disconnected.load(Ordering::Relaxed)
     }
 
-    fn waiters(&self) -> &Waiters {
-        &self.shared.recv_waiters
+    fn register(&self, entry: &Arc<Waiter>, _: &Arc<Context>, _: usize) {
+        self.shared.recv_waiters.register(entry);
+    }
+
+    fn unregister(&self, entry: &Arc<Waiter>) {
+        self.shared.recv_waiters.unregister(entry);
+    }
+
+    fn pass_on(&self) {
+        self.shared.recv_waiters.pass_on();
     }
 
     fn fire_at(&self) -> Option<Instant> {
@@ -176,8 +194,16 @@ impl<T> Operand for Sender<T> {
         !self.shared.queue.is_full() || self.shared.disconnected.load(Ordering::Relaxed)
     }
 
-    fn waiters(&self) -> &Waiters {
-        &self.shared.send_waiters
+    fn register(&self, entry: &Arc<Waiter>, _: &Arc<Context>, _: usize) {
+        self.shared.send_waiters.register(entry);
+    }
+
+    fn unregister(&self, entry: &Arc<Waiter>) {
+        self.shared.send_waiters.unregister(entry);
+    }
+
+    fn pass_on(&self) {
+        self.shared.send_waiters.pass_on();
     }
 
     fn channel(&self) -> *const () {
@@ -309,7 +335,7 @@ impl<'a> Select<'a> {
         self.add(r, false)
     }
 
-    fn add(&mut self, operand: &'a dyn Operand, is_send: bool) -> usize {
+    pub(super) fn add(&mut self, operand: &'a dyn Operand, is_send: bool) -> usize {
         let index = self.next_index;
         self.next_index += 1;
         self.ops.push(Op {
@@ -516,11 +542,16 @@ impl<'a> Select<'a> {
 
     fn selected(&self, at: usize, done: Done) -> SelectedOperation<'a> {
         let op = self.ops[at];
+        // A ring half's operation is its own call, after the select.
+        #[cfg(feature = "spsc")]
+        let done = (!matches!(done, Done::RingReady)).then_some(done);
+        #[cfg(not(feature = "spsc"))]
+        let done = Some(done);
         SelectedOperation {
             index: op.index,
             channel: op.operand.channel(),
             is_send: op.is_send,
-            done: Some(done),
+            done,
             _select: PhantomData,
         }
     }
@@ -583,8 +614,8 @@ impl<'a> Select<'a> {
             if blocking::passed(deadline) {
                 return None;
             }
-            for (op, entry) in self.ops.iter().zip(&entries) {
-                op.operand.waiters().register(entry);
+            for (at, (op, entry)) in self.ops.iter().zip(&entries).enumerate() {
+                op.operand.register(entry, &context, at);
             }
             // The re-try after the flag stores (see the module docs).
             let early = all(self);
@@ -597,7 +628,7 @@ impl<'a> Select<'a> {
             };
             let in_time = early.is_some() || context.park(wake) || wake != deadline;
             for (op, entry) in self.ops.iter().zip(&entries) {
-                op.operand.waiters().unregister(entry);
+                op.operand.unregister(entry);
             }
             // Final now: no entry is on any list.
             let picked = context.selected();
@@ -606,7 +637,7 @@ impl<'a> Select<'a> {
                 if let Some(at) = picked.filter(|&at| at != done.position()) {
                     // Picked while the re-try succeeded with another
                     // operation: that list's notification goes on.
-                    self.ops[at].operand.waiters().pass_on();
+                    self.ops[at].operand.pass_on();
                 }
                 return Some(done);
             }
