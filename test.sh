@@ -400,7 +400,7 @@ TSAN_FULL=(
 # down from 15 and then 10 on 2026-12-02 when fresh clones' runs came to
 # about 1,900 and 2,003 s of their 1,800 (at 10 s the model targets made
 # 20k-160k runs each, the threaded ones 3k-20k).
-# fuzz/run.sh runs two targets at a time, so the 7 targets take about
+# fuzz/run.sh runs two targets at a time, so the 8 targets take about
 # 4 x 6 s of wall time after the build.
 FUZZ_SECONDS=${HOTQ_FUZZ_SECONDS:-6}
 if [ -n "${HOTQ_FULL:-}" ]; then
