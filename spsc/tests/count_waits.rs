@@ -6,13 +6,12 @@
 
 use std::future::Future;
 use std::pin::pin;
-use std::sync::Arc;
-use std::task::{Context, Poll, Wake, Waker};
+use std::task::{Context, Waker};
 use std::thread;
 use std::time::Duration;
 
 use hotq_spsc::{RingBuffer, WaitError};
-use hotq_testkit::within;
+use hotq_testkit::{block_on, within};
 
 /// The limit on any one test: far beyond what it needs.
 const LIMIT: Duration = Duration::from_secs(120);
@@ -25,25 +24,6 @@ const ITEMS: u64 = if cfg!(miri) {
 } else {
     1_000_000
 };
-
-/// Drives a future on this thread, parking between polls.
-fn block_on<F: Future>(future: F) -> F::Output {
-    struct Unpark(thread::Thread);
-    impl Wake for Unpark {
-        fn wake(self: Arc<Self>) {
-            self.0.unpark();
-        }
-    }
-    let waker = Waker::from(Arc::new(Unpark(thread::current())));
-    let mut cx = Context::from_waker(&waker);
-    let mut future = pin!(future);
-    loop {
-        if let Poll::Ready(output) = future.as_mut().poll(&mut cx) {
-            return output;
-        }
-        thread::park();
-    }
-}
 
 /// A small deterministic generator for chunk sizes and cancel points.
 struct Lcg(u64);

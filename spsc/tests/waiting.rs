@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use hotq_spsc::{
     PopAsyncError, PopTimeoutError, PushAsyncError, PushTimeoutError, RingBuffer, WaitError,
 };
-use hotq_testkit::within;
+use hotq_testkit::{block_on, within};
 
 /// The limit on any one test: far beyond what it needs, short enough that
 /// a lost wake-up fails the run.
@@ -40,25 +40,6 @@ const ITEMS: u64 = if cfg!(miri) {
 /// How often the real-time side pauses for a millisecond, so that the
 /// waiting side parks (and only a wake-up brings it back).
 const PAUSE_EVERY: u64 = ITEMS / 20;
-
-/// Drives a future on this thread, parking between polls.
-fn block_on<F: Future>(future: F) -> F::Output {
-    struct Unpark(thread::Thread);
-    impl Wake for Unpark {
-        fn wake(self: Arc<Self>) {
-            self.0.unpark();
-        }
-    }
-    let waker = Waker::from(Arc::new(Unpark(thread::current())));
-    let mut cx = Context::from_waker(&waker);
-    let mut future = pin!(future);
-    loop {
-        if let Poll::Ready(output) = future.as_mut().poll(&mut cx) {
-            return output;
-        }
-        thread::park();
-    }
-}
 
 /// Both sides blocking, strict FIFO, at capacities that make each side
 /// wait for the other all the time.

@@ -21,6 +21,7 @@
 //!   stages, one and several producers (`hotq-disruptor`).
 //! - [`rng`]: a small seeded generator, so a failing run replays.
 //! - [`scale`]: counts that shrink under miri.
+//! - [`task`]: [`block_on`], a minimal executor that parks between polls.
 
 pub mod conservation;
 pub mod cpu;
@@ -33,6 +34,7 @@ pub mod lincheck;
 pub mod rng;
 pub mod scale;
 pub mod sequenced;
+pub mod task;
 
 pub use conservation::{Item, assert_exactly_once_in_order};
 pub use cpu::thread_cpu_time;
@@ -44,3 +46,4 @@ pub use drops::{Counted, DropCounter};
 pub use gate::StartGate;
 pub use rng::Rng;
 pub use scale::scaled;
+pub use task::block_on;

@@ -64,70 +64,66 @@ impl Wake for PickArm {
     }
 }
 
-fn waker(context: &Arc<Context>, position: usize) -> Waker {
-    Waker::from(StdArc::new(PickArm {
+/// Runs a ring half's poll call with a waker that picks the select's
+/// token for the arm at `position`. A `Ready` it returns is seen again by
+/// the select's re-try (`attempt`), so it is not kept.
+fn poll_with_pick<R>(
+    context: &Arc<Context>,
+    position: usize,
+    poll: impl FnOnce(&mut TaskContext<'_>) -> R,
+) {
+    let waker = Waker::from(StdArc::new(PickArm {
         context: Arc::clone(context),
         position,
-    }))
+    }));
+    let _ = poll(&mut TaskContext::from_waker(&waker));
 }
 
-impl<T> Operand for Consumer<T> {
-    fn attempt(&self) -> Option<Done> {
-        if self.slots() > 0 {
-            return Some(Done::RingReady);
+/// A ring half's operation is ready when it has an item (a free slot), or
+/// when the other half is gone: whatever it pushed (freed) is visible
+/// once `is_abandoned` says so, so `available` is looked at once more; with
+/// none, the arm is "ready" to fail (the pop says `Empty`, the push
+/// `Full`, and `is_abandoned` says why).
+/// (`abandoned` is read before `available` is called.)
+fn ring_ready(available: impl Fn() -> usize, abandoned: bool) -> Option<Done> {
+    (available() > 0 || abandoned).then_some(Done::RingReady)
+}
+
+/// The `Operand` of a ring half, whose poll call for a count is `$poll`.
+macro_rules! ring_operand {
+    ($half:ident, $poll:ident) => {
+        impl<T> Operand for $half<T> {
+            fn attempt(&self) -> Option<Done> {
+                if self.slots() > 0 {
+                    return Some(Done::RingReady); // without the load below
+                }
+                ring_ready(|| self.slots(), self.is_abandoned())
+            }
+
+            fn is_ready(&self) -> bool {
+                self.attempt().is_some()
+            }
+
+            fn register(&self, _: &Arc<Waiter>, context: &Arc<Context>, position: usize) {
+                poll_with_pick(context, position, |cx| self.$poll(1, cx));
+            }
+
+            fn unregister(&self, _: &Arc<Waiter>) {
+                self.clear_waker();
+            }
+
+            // One waiter only, the select: nobody to pass a wake-up to.
+            fn pass_on(&self) {}
+
+            fn channel(&self) -> *const () {
+                (self as *const $half<T>).cast()
+            }
         }
-        // The producer is gone: whatever it pushed is visible now
-        // (`is_abandoned`), so look once more; none: the arm is "ready" to
-        // fail (its pop says `Empty`, and `is_abandoned` says why).
-        (self.is_abandoned()).then_some(Done::RingReady)
-    }
-
-    fn is_ready(&self) -> bool {
-        self.attempt().is_some()
-    }
-
-    fn register(&self, _: &Arc<Waiter>, context: &Arc<Context>, position: usize) {
-        // A `Ready` here is seen again by the select's re-try (`attempt`).
-        let _ = self.poll_items(1, &mut TaskContext::from_waker(&waker(context, position)));
-    }
-
-    fn unregister(&self, _: &Arc<Waiter>) {
-        self.clear_waker();
-    }
-
-    fn pass_on(&self) {}
-
-    fn channel(&self) -> *const () {
-        (self as *const Consumer<T>).cast()
-    }
+    };
 }
 
-impl<T> Operand for Producer<T> {
-    fn attempt(&self) -> Option<Done> {
-        if self.slots() > 0 {
-            return Some(Done::RingReady);
-        }
-        (self.is_abandoned()).then_some(Done::RingReady)
-    }
-
-    fn is_ready(&self) -> bool {
-        self.attempt().is_some()
-    }
-
-    fn register(&self, _: &Arc<Waiter>, context: &Arc<Context>, position: usize) {
-        let _ = self.poll_slots(1, &mut TaskContext::from_waker(&waker(context, position)));
-    }
-
-    fn unregister(&self, _: &Arc<Waiter>) {
-        self.clear_waker();
-    }
-
-    fn pass_on(&self) {}
-
-    fn channel(&self) -> *const () {
-        (self as *const Producer<T>).cast()
-    }
-}
+ring_operand!(Consumer, poll_items);
+ring_operand!(Producer, poll_slots);
 
 impl<'a> Select<'a> {
     /// Adds a receive on an SPSC ring's consumer (feature `spsc`) and
