@@ -64,47 +64,65 @@ pub fn throughput(name: &str, shape: Shape, items: u64) -> f64 {
     items as f64 / t0.elapsed().as_secs_f64() / 1e6
 }
 
-fn hotq_data_and_control(items: u64) {
-    let (data, rx) = hotq_mpmc::bounded(CAPACITY);
-    let (ctl, ctl_rx) = hotq_mpmc::bounded(1);
-    thread::scope(|s| {
-        s.spawn(move || {
-            (0..items).for_each(|i| data.send(i).unwrap());
-            ctl.send(()).unwrap();
-        });
-        let mut stream = Stream { next: 0 };
-        loop {
-            hotq_mpmc::select! {
-                recv(rx) -> v => stream.take(v.unwrap(), "hotq-mpmc-channel"),
-                recv(ctl_rx) -> c => { c.unwrap(); break; }
-            }
+/// The two shapes for a crate whose `select!` has crossbeam-channel's
+/// syntax (hotq-mpmc's and crossbeam-channel's own): the same bodies, each
+/// crate's `bounded` and `select!`.
+macro_rules! select_macro_rounds {
+    ($krate:ident, $name:literal, $data_and_control:ident, $four:ident) => {
+        fn $data_and_control(items: u64) {
+            let (data, rx) = $krate::bounded(CAPACITY);
+            let (ctl, ctl_rx) = $krate::bounded(1);
+            thread::scope(|s| {
+                s.spawn(move || {
+                    (0..items).for_each(|i| data.send(i).unwrap());
+                    ctl.send(()).unwrap();
+                });
+                let mut stream = Stream { next: 0 };
+                loop {
+                    $krate::select! {
+                        recv(rx) -> v => stream.take(v.unwrap(), $name),
+                        recv(ctl_rx) -> c => { c.unwrap(); break; }
+                    }
+                }
+                while stream.next < items {
+                    stream.take(rx.recv().unwrap(), $name);
+                }
+            });
         }
-        while stream.next < items {
-            stream.take(rx.recv().unwrap(), "hotq-mpmc-channel");
+
+        fn $four(each: u64) {
+            let chans: Vec<_> = (0..4).map(|_| $krate::bounded(CAPACITY)).collect();
+            thread::scope(|s| {
+                for (tx, _) in &chans {
+                    s.spawn(move || (0..each).for_each(|i| tx.send(i).unwrap()));
+                }
+                let mut streams: Vec<Stream> = (0..4).map(|_| Stream { next: 0 }).collect();
+                let (a, b, c, d) = (&chans[0].1, &chans[1].1, &chans[2].1, &chans[3].1);
+                for _ in 0..4 * each {
+                    $krate::select! {
+                        recv(a) -> v => streams[0].take(v.unwrap(), $name),
+                        recv(b) -> v => streams[1].take(v.unwrap(), $name),
+                        recv(c) -> v => streams[2].take(v.unwrap(), $name),
+                        recv(d) -> v => streams[3].take(v.unwrap(), $name),
+                    }
+                }
+            });
         }
-    });
+    };
 }
 
-fn crossbeam_data_and_control(items: u64) {
-    let (data, rx) = crossbeam_channel::bounded(CAPACITY);
-    let (ctl, ctl_rx) = crossbeam_channel::bounded(1);
-    thread::scope(|s| {
-        s.spawn(move || {
-            (0..items).for_each(|i| data.send(i).unwrap());
-            ctl.send(()).unwrap();
-        });
-        let mut stream = Stream { next: 0 };
-        loop {
-            crossbeam_channel::select! {
-                recv(rx) -> v => stream.take(v.unwrap(), "crossbeam-channel"),
-                recv(ctl_rx) -> c => { c.unwrap(); break; }
-            }
-        }
-        while stream.next < items {
-            stream.take(rx.recv().unwrap(), "crossbeam-channel");
-        }
-    });
-}
+select_macro_rounds!(
+    hotq_mpmc,
+    "hotq-mpmc-channel",
+    hotq_data_and_control,
+    hotq_four
+);
+select_macro_rounds!(
+    crossbeam_channel,
+    "crossbeam-channel",
+    crossbeam_data_and_control,
+    crossbeam_four
+);
 
 fn flume_data_and_control(items: u64) {
     let (data, rx) = flume::bounded(CAPACITY);
@@ -132,46 +150,6 @@ fn flume_data_and_control(items: u64) {
         }
         while stream.next < items {
             stream.take(rx.recv().unwrap(), "flume");
-        }
-    });
-}
-
-fn hotq_four(each: u64) {
-    let chans: Vec<_> = (0..4).map(|_| hotq_mpmc::bounded(CAPACITY)).collect();
-    thread::scope(|s| {
-        for (tx, _) in &chans {
-            s.spawn(move || (0..each).for_each(|i| tx.send(i).unwrap()));
-        }
-        let mut streams: Vec<Stream> = (0..4).map(|_| Stream { next: 0 }).collect();
-        let (a, b, c, d) = (&chans[0].1, &chans[1].1, &chans[2].1, &chans[3].1);
-        for _ in 0..4 * each {
-            hotq_mpmc::select! {
-                recv(a) -> v => streams[0].take(v.unwrap(), "hotq-mpmc-channel"),
-                recv(b) -> v => streams[1].take(v.unwrap(), "hotq-mpmc-channel"),
-                recv(c) -> v => streams[2].take(v.unwrap(), "hotq-mpmc-channel"),
-                recv(d) -> v => streams[3].take(v.unwrap(), "hotq-mpmc-channel"),
-            }
-        }
-    });
-}
-
-fn crossbeam_four(each: u64) {
-    let chans: Vec<_> = (0..4)
-        .map(|_| crossbeam_channel::bounded(CAPACITY))
-        .collect();
-    thread::scope(|s| {
-        for (tx, _) in &chans {
-            s.spawn(move || (0..each).for_each(|i| tx.send(i).unwrap()));
-        }
-        let mut streams: Vec<Stream> = (0..4).map(|_| Stream { next: 0 }).collect();
-        let (a, b, c, d) = (&chans[0].1, &chans[1].1, &chans[2].1, &chans[3].1);
-        for _ in 0..4 * each {
-            crossbeam_channel::select! {
-                recv(a) -> v => streams[0].take(v.unwrap(), "crossbeam-channel"),
-                recv(b) -> v => streams[1].take(v.unwrap(), "crossbeam-channel"),
-                recv(c) -> v => streams[2].take(v.unwrap(), "crossbeam-channel"),
-                recv(d) -> v => streams[3].take(v.unwrap(), "crossbeam-channel"),
-            }
         }
     });
 }
