@@ -43,6 +43,7 @@ use std::time::{Duration, Instant};
 use super::context::Context;
 use super::select_error::{ReadyTimeoutError, SelectTimeoutError, TryReadyError, TrySelectError};
 use super::waiters::{Waiter, Waiters};
+use super::zero::Claim;
 use super::{Receiver, RecvError, SendError, Sender, Shared, TryRecvError};
 use crate::sync::blocking::{self, Arc, Ordering};
 use crate::sync::{Position, fence};
@@ -63,6 +64,31 @@ trait Operand {
     fn fire_at(&self) -> Option<Instant> {
         None
     }
+    /// Puts the select's `entry` for this operation on its list;
+    /// `completing`: the select will complete the operation (not only
+    /// report it ready).
+    fn register(&self, entry: &Arc<Waiter>, completing: bool) {
+        let _ = completing;
+        self.waiters().register(entry);
+    }
+    /// Takes `entry` off its list.
+    fn unregister(&self, entry: &Arc<Waiter>) {
+        self.waiters().unregister(entry);
+    }
+    /// The operation was picked, but the select ends with `same_op` (its
+    /// own, completed in the re-try) or another one: what the pick brought
+    /// goes on.
+    fn pass_on(&self, entry: &Arc<Waiter>, same_op: bool) {
+        let _ = entry;
+        if !same_op {
+            self.waiters().pass_on();
+        }
+    }
+    /// Tries the operation after a notifier picked `entry`.
+    fn attempt_picked(&self, entry: &Arc<Waiter>) -> Option<Done> {
+        let _ = entry;
+        self.attempt()
+    }
 }
 
 /// What a select did to the channel of the operation it selected.
@@ -71,6 +97,9 @@ enum Done {
     Received(Item),
     /// A send claimed this position of the queue (`Queue::claim`).
     Claimed(Position),
+    /// A send on a rendezvous channel claimed a waiting receiver
+    /// (`zero.rs`).
+    Handing(Claim),
     /// The other side is gone (a receive: and the channel is empty).
     Disconnected,
 }
@@ -139,6 +168,9 @@ impl<T> Operand for Receiver<T> {
         if let Some(timer) = &self.shared.timer {
             return timer.is_ready();
         }
+        if let Some(zero) = &self.shared.zero {
+            return zero.recv_is_ready();
+        }
         // Relaxed: as in `try_send`, a hint; a wait re-reads it after the
         // lock that `disconnect` takes too.
         !self.shared.queue.is_empty() || self.shared.disconnected.load(Ordering::Relaxed)
@@ -155,6 +187,44 @@ impl<T> Operand for Receiver<T> {
             .and_then(|timer| timer.next_fire())
     }
 
+    /// On a rendezvous channel a completing select's entry waits as a
+    /// receiver, for a sender to hand it a value (`zero.rs`); a `ready`
+    /// watches the receivers' list, as on any channel.
+    fn register(&self, entry: &Arc<Waiter>, completing: bool) {
+        match &self.shared.zero {
+            Some(zero) if completing => zero.register_receiver(entry, &self.shared.send_waiters),
+            _ => self.shared.recv_waiters.register(entry),
+        }
+    }
+
+    fn unregister(&self, entry: &Arc<Waiter>) {
+        if let Some(zero) = &self.shared.zero {
+            zero.unregister_receiver(entry);
+        }
+        self.shared.recv_waiters.unregister(entry);
+    }
+
+    /// A value a sender handed the entry goes back to the channel, even
+    /// when the select's re-try received another one here.
+    fn pass_on(&self, entry: &Arc<Waiter>, same_op: bool) {
+        let given_back = match &self.shared.zero {
+            Some(zero) => zero.give_back(entry, &self.shared.recv_waiters),
+            None => false,
+        };
+        if !given_back && !same_op {
+            self.shared.recv_waiters.pass_on();
+        }
+    }
+
+    fn attempt_picked(&self, entry: &Arc<Waiter>) -> Option<Done> {
+        if let Some(zero) = &self.shared.zero {
+            if let Some(v) = zero.take_delivered(entry) {
+                return Some(Done::Received(Item::new(v)));
+            }
+        }
+        self.attempt()
+    }
+
     fn channel(&self) -> *const () {
         channel_of(&self.shared)
     }
@@ -168,10 +238,20 @@ impl<T> Operand for Sender<T> {
         if shared.disconnected.load(Ordering::Relaxed) {
             return Some(Done::Disconnected);
         }
+        if let Some(zero) = &shared.zero {
+            // A rendezvous send claims a waiting receiver (`zero.rs`).
+            return match zero.claim() {
+                Ok(claim) => claim.map(Done::Handing),
+                Err(()) => Some(Done::Disconnected),
+            };
+        }
         shared.queue.claim().map(Done::Claimed)
     }
 
     fn is_ready(&self) -> bool {
+        if let Some(zero) = &self.shared.zero {
+            return zero.send_is_ready();
+        }
         // Relaxed: as in `attempt`.
         !self.shared.queue.is_full() || self.shared.disconnected.load(Ordering::Relaxed)
     }
@@ -535,8 +615,14 @@ impl<'a> Select<'a> {
     fn select_until(&mut self, wait: Wait) -> Option<SelectedOperation<'a>> {
         let (at, done) = self.wait(
             wait,
+            true,
             |this: &Self| this.attempt_all(),
-            |this: &Self, at| this.ops[at].operand.attempt().map(|done| (at, done)),
+            |this: &Self, at, entry| {
+                this.ops[at]
+                    .operand
+                    .attempt_picked(entry)
+                    .map(|done| (at, done))
+            },
         )?;
         Some(self.selected(at, done))
     }
@@ -545,6 +631,7 @@ impl<'a> Select<'a> {
         let ready_one = |this: &Self, at: usize| this.ops[at].operand.is_ready().then_some(at);
         let at = self.wait(
             wait,
+            false,
             |this: &Self| {
                 // SeqCst fence: the re-check after the flag stores, which a
                 // completing try gets from the queue's failure path; pairs
@@ -555,18 +642,21 @@ impl<'a> Select<'a> {
                 fence(Ordering::SeqCst);
                 this.order().into_iter().find_map(|at| ready_one(this, at))
             },
-            ready_one,
+            |this: &Self, at, _entry: &Arc<Waiter>| ready_one(this, at),
         )?;
         Some(self.ops[at].index)
     }
 
     /// The waiting loop of every call: `all` tries (or checks) every
-    /// operation, `one` the one at a position; `R` says which succeeded.
+    /// operation, `one` the one at a position, whose entry a notifier
+    /// picked; `R` says which succeeded. `completing`: the call completes
+    /// the operation (`select*`), not only reports it (`ready*`).
     fn wait<R: Positioned>(
         &self,
         wait: Wait,
+        completing: bool,
         all: impl Fn(&Self) -> Option<R>,
-        one: impl Fn(&Self, usize) -> Option<R>,
+        one: impl Fn(&Self, usize, &Arc<Waiter>) -> Option<R>,
     ) -> Option<R> {
         if let Some(done) = all(self) {
             return Some(done);
@@ -584,7 +674,7 @@ impl<'a> Select<'a> {
                 return None;
             }
             for (op, entry) in self.ops.iter().zip(&entries) {
-                op.operand.waiters().register(entry);
+                op.operand.register(entry, completing);
             }
             // The re-try after the flag stores (see the module docs).
             let early = all(self);
@@ -597,22 +687,25 @@ impl<'a> Select<'a> {
             };
             let in_time = early.is_some() || context.park(wake) || wake != deadline;
             for (op, entry) in self.ops.iter().zip(&entries) {
-                op.operand.waiters().unregister(entry);
+                op.operand.unregister(entry);
             }
             // Final now: no entry is on any list.
             let picked = context.selected();
             context.reset();
             if let Some(done) = early {
-                if let Some(at) = picked.filter(|&at| at != done.position()) {
-                    // Picked while the re-try succeeded with another
-                    // operation: that list's notification goes on.
-                    self.ops[at].operand.waiters().pass_on();
+                if let Some(at) = picked {
+                    // Picked while the re-try succeeded: with another
+                    // operation, that list's notification goes on; a
+                    // rendezvous value handed to the entry goes back even
+                    // with the same one (`zero.rs`).
+                    let same_op = at == done.position();
+                    self.ops[at].operand.pass_on(&entries[at], same_op);
                 }
                 return Some(done);
             }
             // The picked operation first: its try uses the notification
             // (if it fails, someone else took what it was told about).
-            if let Some(done) = picked.and_then(|at| one(self, at)) {
+            if let Some(done) = picked.and_then(|at| one(self, at, &entries[at])) {
                 return Some(done);
             }
             if let Some(done) = all(self) {
@@ -761,6 +854,16 @@ impl SelectedOperation<'_> {
                     // as `try_send` does.
                     shared.drop_all(|| shared.queue.pop());
                 }
+                Ok(())
+            }
+            Some(Done::Handing(claim)) => {
+                let shared = &*s.shared;
+                let zero = shared
+                    .zero
+                    .as_ref()
+                    .expect("claimed on a rendezvous channel");
+                // The claimed receiver gets `msg` (`zero.rs`).
+                zero.fill(claim, msg, &shared.recv_waiters);
                 Ok(())
             }
             _ => Err(SendError(msg)),

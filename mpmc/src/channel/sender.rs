@@ -62,19 +62,25 @@ impl<T> Sender<T> {
                 }
                 Ok(())
             }
-            Err(value) => Err(self.full_or_closed(value)),
+            Err(value) => self.full_or_closed(value),
         }
     }
 
     /// A failed push: the queue is full, or closed by `Receiver::close`
-    /// (`close.rs`), which the queue reports as full.
+    /// (`close.rs`), which the queue reports as full, or the channel is a
+    /// rendezvous channel, whose queue is closed from the start: then the
+    /// hand-off to a waiting receiver is tried here, off the array path
+    /// (`zero.rs`).
     #[cold]
     #[inline(never)]
-    fn full_or_closed(&self, value: T) -> TrySendError<T> {
+    fn full_or_closed(&self, value: T) -> Result<(), TrySendError<T>> {
+        if let Some(zero) = &self.shared.zero {
+            return zero.try_send(value);
+        }
         if self.shared.queue.is_closed() {
-            TrySendError::Disconnected(value)
+            Err(TrySendError::Disconnected(value))
         } else {
-            TrySendError::Full(value)
+            Err(TrySendError::Full(value))
         }
     }
 
@@ -171,6 +177,10 @@ impl<T> Sender<T> {
     #[cold]
     #[inline(never)]
     fn send_waiting(&self, value: T, deadline: Option<Instant>) -> Result<(), SendTimeoutError<T>> {
+        if let Some(zero) = &self.shared.zero {
+            // Waits for a receiver to take the value (`zero.rs`).
+            return zero.send(value, deadline, &self.shared.recv_waiters);
+        }
         let mut value = Some(value);
         let queue = &self.shared.queue;
         // Between tries of the spin phase, wait until half the ring is free

@@ -94,15 +94,38 @@ impl Waiter {
 
     /// Under the list's lock: whether this waiter takes the notification
     /// (a select that another list has picked does not).
-    fn pick(&self) -> bool {
+    pub(crate) fn pick(&self) -> bool {
         match &self.wake {
             Wake::Select(context, position) => context.pick(*position),
             _ => true,
         }
     }
 
+    /// Marks it notified; under the lock of the list it was on (a
+    /// rendezvous channel's: `zero.rs`).
+    pub(crate) fn set_notified(&self) {
+        // Relaxed: as every access of `notified` (see the field).
+        self.notified.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether a notifier has marked it: a hint to stop waiting, after
+    /// which the waiter looks at its list again under the list's lock.
+    pub(crate) fn is_notified(&self) -> bool {
+        // Relaxed: as every access of `notified` (see the field).
+        self.notified.load(Ordering::Relaxed)
+    }
+
+    /// Whether it is an entry of a select running on the calling thread
+    /// (a rendezvous channel never pairs a select with itself: `zero.rs`).
+    pub(crate) fn is_select_of_current_thread(&self) -> bool {
+        match &self.wake {
+            Wake::Select(context, _) => context.is_current_thread(),
+            _ => false,
+        }
+    }
+
     /// Unparks the thread or wakes the task; `notified` is already set.
-    fn wake(&self) {
+    pub(crate) fn wake(&self) {
         match &self.wake {
             Wake::Thread(thread) => thread.unpark(),
             Wake::Task(waker) => waker.wake_by_ref(),
@@ -112,7 +135,7 @@ impl Waiter {
 
     /// Parks until notified or until `deadline`; `false` when the deadline
     /// passed first.
-    fn park(&self, deadline: Option<Instant>) -> bool {
+    pub(crate) fn park(&self, deadline: Option<Instant>) -> bool {
         while !self.notified.load(Ordering::Relaxed) {
             if !blocking::park(deadline) {
                 return self.notified.load(Ordering::Relaxed);
