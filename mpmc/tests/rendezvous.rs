@@ -52,6 +52,15 @@ fn until_a_sender_waits<T>(rx: &Receiver<T>) {
     wait_for("a sender to block", || sel.try_ready().ok());
 }
 
+/// In odd rounds, lets a thread that was just seen blocking get past its
+/// spin into its park (20 µs at most), so that a missing unpark shows as a
+/// hang. Never what a test's success depends on: it passes either way.
+fn let_it_park(round: usize) {
+    if round % 2 == 1 {
+        thread::sleep(Duration::from_millis(1));
+    }
+}
+
 /// Polls `fut` to completion on this thread, parking between polls.
 fn block_on<F: Future>(fut: F) -> F::Output {
     struct Unpark(thread::Thread);
@@ -146,6 +155,7 @@ fn try_recv_takes_the_value_of_a_blocked_sender_and_releases_it() {
             let (tx, rx) = bounded(0);
             let s = thread::spawn(move || tx.send(i));
             until_a_sender_waits(&rx);
+            let_it_park(i);
             assert_eq!(rx.try_recv(), Ok(i));
             assert_eq!(s.join().unwrap(), Ok(()));
             assert_eq!(rx.try_recv(), Err(TryRecvError::Disconnected));
@@ -224,25 +234,31 @@ fn a_timed_receive_racing_a_send_gets_the_value_or_leaves_it_with_the_sender() {
 #[test]
 fn dropping_the_receivers_wakes_a_blocked_sender_with_its_value() {
     within("disconnect a blocked sender", LIMIT, || {
-        let (tx, rx) = bounded(0);
-        let s = thread::spawn(move || tx.send(5));
-        until_a_sender_waits(&rx);
-        drop(rx);
-        assert_eq!(s.join().unwrap(), Err(SendError(5)));
+        for round in 0..scaled(20, 2) {
+            let (tx, rx) = bounded(0);
+            let s = thread::spawn(move || tx.send(5));
+            until_a_sender_waits(&rx);
+            let_it_park(round);
+            drop(rx);
+            assert_eq!(s.join().unwrap(), Err(SendError(5)));
+        }
     });
 }
 
 #[test]
 fn dropping_the_senders_wakes_a_blocked_receiver_as_disconnected() {
     within("disconnect a blocked receiver", LIMIT, || {
-        let (tx, rx) = bounded::<u8>(0);
-        let r = thread::spawn(move || (rx.recv(), rx.recv_timeout(Duration::from_secs(60))));
-        until_a_receiver_waits(&tx);
-        drop(tx);
-        assert_eq!(
-            r.join().unwrap(),
-            (Err(RecvError), Err(RecvTimeoutError::Disconnected))
-        );
+        for round in 0..scaled(20, 2) {
+            let (tx, rx) = bounded::<u8>(0);
+            let r = thread::spawn(move || (rx.recv(), rx.recv_timeout(Duration::from_secs(60))));
+            until_a_receiver_waits(&tx);
+            let_it_park(round);
+            drop(tx);
+            assert_eq!(
+                r.join().unwrap(),
+                (Err(RecvError), Err(RecvTimeoutError::Disconnected))
+            );
+        }
     });
 }
 
@@ -476,11 +492,24 @@ fn a_select_send_arm_meets_a_select_recv_arm_on_another_thread() {
 fn a_select_with_both_arms_on_one_rendezvous_channel_never_meets_itself() {
     within("a select against itself", LIMIT, || {
         let (tx, rx) = bounded::<i32>(0);
+        // Alone, neither arm can go ahead: it times out, whichever arm it
+        // registers first.
+        for recv_first in [false, true] {
+            let mut sel = Select::new();
+            if recv_first {
+                sel.recv(&rx);
+                sel.send(&tx);
+            } else {
+                sel.send(&tx);
+                sel.recv(&rx);
+            }
+            for _ in 0..scaled(20, 2) {
+                assert!(sel.select_timeout(Duration::from_millis(2)).is_err());
+            }
+        }
         let mut sel = Select::new();
         sel.send(&tx);
         sel.recv(&rx);
-        // Alone, neither arm can go ahead: it times out.
-        assert!(sel.select_timeout(Duration::from_millis(10)).is_err());
         // With a peer, one of them does.
         let peer = thread::spawn({
             let (tx, rx) = (tx.clone(), rx.clone());

@@ -16,6 +16,13 @@
 //! through the one queue and the channel's FIFO order is the queue's: one
 //! producer's items are received in the order it sent them, however it
 //! sent them.
+//!
+//! A rendezvous channel (`bounded(0)`, `zero.rs`) has a queue closed from
+//! its creation, which refuses every push and finds every pop empty, so
+//! its `try_send`/`try_recv` fall through to the cold branch that hands
+//! a value over between the two sides under the channel's own lock; the
+//! array path above has no extra instruction for it (as timers, in
+//! `timer.rs`).
 
 #[macro_use]
 mod queries;
