@@ -22,7 +22,7 @@ use hotq_mpmc::{
     Receiver, RecvError, RecvTimeoutError, Select, SendError, SendTimeoutError, Sender,
     TryRecvError, TrySendError, bounded, select, try_bounded,
 };
-use hotq_testkit::{bound, scaled, wait_for, within};
+use hotq_testkit::{bound, scaled, thread_cpu_time, wait_for, within};
 
 /// A limit for one test body: far beyond any healthy run, so only a hang
 /// (a lost wake-up) reaches it.
@@ -505,6 +505,20 @@ fn a_select_with_both_arms_on_one_rendezvous_channel_never_meets_itself() {
             }
             for _ in 0..scaled(20, 2) {
                 assert!(sel.select_timeout(Duration::from_millis(2)).is_err());
+            }
+            // And it parks meanwhile: a select that woke itself would spin
+            // through the whole timeout.
+            let cpu_before = thread_cpu_time();
+            let timeout = Duration::from_millis(50);
+            assert!(sel.select_timeout(timeout).is_err());
+            if let (Some(before), Some(after)) = (cpu_before, thread_cpu_time()) {
+                let busy = after - before;
+                // A parked select used 46 µs here; one that woke itself,
+                // 16 ms of a core shared with other work.
+                assert!(
+                    busy < timeout / 5,
+                    "spun for {busy:?} of a {timeout:?} wait"
+                );
             }
         }
         let mut sel = Select::new();

@@ -231,6 +231,40 @@ impl Waiters {
         flags & CLOSED != 0
     }
 
+    /// As [`notify_one`](Self::notify_one), for a rendezvous channel's
+    /// receive arm that a select registers (`zero.rs`): never picks an
+    /// entry of the calling thread's own select, which would only wake
+    /// itself (its send arm cannot meet its own receive arm) and, waking,
+    /// register and notify itself again: a select with both arms on one
+    /// rendezvous channel would spin instead of parking.
+    pub(crate) fn notify_one_other(&self) {
+        if load_after_claim(&self.flags) & WAITING == 0 {
+            return;
+        }
+        let waiter = {
+            let mut list = self.lock();
+            let mut at = 0;
+            let mut waiter = None;
+            while at < list.len() {
+                if list[at].is_select_of_current_thread() {
+                    at += 1; // stays, for another thread's notification
+                    continue;
+                }
+                let w = list.remove(at).expect("in bounds");
+                if w.pick() {
+                    w.notified.store(true, Ordering::Relaxed);
+                    waiter = Some(w);
+                    break;
+                }
+            }
+            self.set_waiting(!list.is_empty());
+            waiter
+        };
+        if let Some(waiter) = waiter {
+            waiter.wake();
+        }
+    }
+
     #[cold]
     #[inline(never)]
     fn notify_one_waiting(&self) {

@@ -432,7 +432,8 @@ impl<T> Zero<T> {
     /// A select's receive arm starts waiting.
     pub(crate) fn register_receiver(&self, entry: &Arc<Waiter>, send_watchers: &Waiters) {
         self.lock().receivers.push_back(Arc::clone(entry));
-        send_watchers.notify_one();
+        // Not this select's own send arm: it would only wake itself.
+        send_watchers.notify_one_other();
     }
 
     /// A select's receive arm stops waiting (a delivery, if it had one,
