@@ -102,6 +102,36 @@ fn cancelled_async_receive_during_a_handoff_keeps_the_value() {
     );
 }
 
+/// The same with a second, blocked receiver (timed): the value a cancelled
+/// receive was handed goes to it, or back into the channel; in all, a
+/// value sent is received exactly once, and a refused one never.
+#[test]
+fn cancelled_async_receive_passes_the_value_on() {
+    model("cancelled_async_receive_passes_the_value_on", 2, || {
+        let (tx, rx) = bounded::<u8>(0);
+        let (rx2, rx3) = (rx.clone(), rx.clone());
+        let a = thread::spawn(move || {
+            let mut cx = Context::from_waker(Waker::noop());
+            let mut fut = pin!(rx2.recv_async());
+            match fut.as_mut().poll(&mut cx) {
+                Poll::Ready(v) => Some(v.unwrap()),
+                Poll::Pending => None,
+            }
+        });
+        let b = thread::spawn(move || rx3.recv_timeout(Duration::from_millis(1)).ok());
+        let sent = tx.try_send(9).is_ok();
+        let got: Vec<u8> = [a.join().unwrap(), b.join().unwrap(), rx.try_recv().ok()]
+            .into_iter()
+            .flatten()
+            .collect();
+        if sent {
+            assert_eq!(got, [9], "sent once, received {got:?}");
+        } else {
+            assert!(got.is_empty(), "refused, yet received {got:?}");
+        }
+    });
+}
+
 /// A select waiting on a rendezvous channel and on an empty ordinary one
 /// is woken by a blocking send on the rendezvous channel, which returns
 /// once the select has the value: no lost wake-up between the select's
