@@ -194,6 +194,10 @@ impl<T> Receiver<T> {
     /// completes on its first poll when an item is there.
     /// Cancellation-safe: dropping it before it completes takes no item,
     /// and hands a wake-up it may have had on to another waiting receiver.
+    /// On a rendezvous channel (`bounded(0)`) a pending one is a waiting
+    /// receiver that a sender may hand a value to; dropped before a poll
+    /// returned that value, it gives the value back (to another waiting
+    /// receiver, or into the channel for the next receive): never lost.
     ///
     /// ```
     /// # use std::future::Future;

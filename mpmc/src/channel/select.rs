@@ -32,6 +32,15 @@
 //! (`Queue::claim`) and writes the value when the caller gives it to
 //! [`SelectedOperation::send`]. Meanwhile receivers that reach that slot
 //! wait for it, as behind a producer preempted mid-push.
+//!
+//! On a rendezvous channel (`bounded(0)`, `zero.rs`) a completing select's
+//! receive arm waits as a receiver (a sender hands its entry a value, which
+//! the select takes when it wakes, or gives back if it completed another
+//! operation); its send arm watches the senders' list and, when chosen,
+//! claims a waiting receiver, which gets the value from
+//! [`SelectedOperation::send`] (dropped unsent, the claim is released and
+//! the receiver waits again). The `ready` calls watch both lists, as on
+//! any channel.
 
 use alloc::boxed::Box;
 use alloc::vec::Vec;

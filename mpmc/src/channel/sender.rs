@@ -35,6 +35,10 @@ impl<T> Sender<T> {
     /// With nobody waiting this is [`Queue::push`](crate::Queue::push)
     /// and two loads: no lock, no allocation, no system call.
     ///
+    /// On a rendezvous channel (`bounded(0)`) it succeeds only when a
+    /// receiver is waiting (in `recv`, a timed receive, a pending
+    /// `recv_async` or a select's receive arm), which then has the value.
+    ///
     /// ```
     /// use hotq_mpmc::TrySendError;
     ///
@@ -43,6 +47,16 @@ impl<T> Sender<T> {
     /// assert_eq!(tx.try_send('b'), Err(TrySendError::Full('b')));
     /// drop(rx);
     /// assert_eq!(tx.try_send('c'), Err(TrySendError::Disconnected('c')));
+    ///
+    /// // Rendezvous: only into a waiting receive.
+    /// # use std::{future::Future, pin::pin, task::{Context, Poll, Waker}};
+    /// let (tx, rx) = hotq_mpmc::bounded(0);
+    /// assert_eq!(tx.try_send(1), Err(TrySendError::Full(1))); // nobody waits
+    /// let mut cx = Context::from_waker(Waker::noop());
+    /// let mut waiting = pin!(rx.recv_async());
+    /// assert_eq!(waiting.as_mut().poll(&mut cx), Poll::Pending); // now one does
+    /// assert_eq!(tx.try_send(2), Ok(()));
+    /// assert_eq!(waiting.as_mut().poll(&mut cx), Poll::Ready(Ok(2)));
     /// ```
     #[inline]
     pub fn try_send(&self, value: T) -> Result<(), TrySendError<T>> {
