@@ -48,6 +48,10 @@ enum Op {
     Close,
 }
 
+/// A pending `recv_async` / `send_async` of the channel under test.
+type PendingRecv<'a> = Pin<Box<RecvFut<'a, Box<u32>>>>;
+type PendingSend<'a> = Pin<Box<SendFut<'a, Box<u32>>>>;
+
 /// The model's view of a pending receive.
 #[derive(Clone, Copy, PartialEq, Debug)]
 enum Recv {
@@ -63,8 +67,8 @@ fuzz_target!(|ops: Vec<Op>| {
 fn run(tx: &hotq_mpmc::Sender<Box<u32>>, rx: &hotq_mpmc::Receiver<Box<u32>>, ops: Vec<Op>) {
     let mut cx = Context::from_waker(Waker::noop());
     // The real futures and, beside each, the model's id.
-    let mut recvs: Vec<(u32, Pin<Box<RecvFut<'_, Box<u32>>>>)> = Vec::new();
-    let mut sends: Vec<(u32, Pin<Box<SendFut<'_, Box<u32>>>>)> = Vec::new();
+    let mut recvs: Vec<(u32, PendingRecv<'_>)> = Vec::new();
+    let mut sends: Vec<(u32, PendingSend<'_>)> = Vec::new();
     // The model: waiting receivers in order (ids), what each pending
     // receive holds, the offers in order (sender id or none, value).
     let mut waiting: VecDeque<u32> = VecDeque::new();
