@@ -302,6 +302,9 @@ MIRI_SUBSET=(
     # hotq-mpmc's flow control: close, weak senders, force_send,
     # disconnected_async, recv_many (77 s here, 2026-12-05).
     "-p hotq-mpmc --test flow"
+    # hotq-mpmc's rendezvous channels, bounded(0): blocking, timed, async
+    # and select hand-offs, cancelled receives (issue 38).
+    "-p hotq-mpmc --test rendezvous"
     "-p hotq-disruptor --lib --test drops --test panic --test dropped_stages"
     "-p hotq-spsc --lib --test drops --test edge --test linearizability --test waiting --test count_waits"
     "-p hotq-mpmc --lib"
@@ -378,7 +381,7 @@ TSAN_DISRUPTOR="-p hotq-disruptor --test stress --test topology --test blocking 
 TSAN_DISRUPTOR_REST="--test dropped_stages --test drop_never_hangs --test publish_timeout --test state --test ported_disruptor_rs"
 # The select, timer and flow-control tests: 10 s together after the
 # instrumented build (2026-12-05).
-TSAN_CHANNELS="-p hotq-mpmc --test channel --test channel_linearizability --test select --test timer --test flow --test select_spsc"
+TSAN_CHANNELS="-p hotq-mpmc --test channel --test channel_linearizability --test select --test timer --test flow --test select_spsc --test rendezvous"
 # hotq-spsc's waiting tests (debug sizes: 50,000 items per case): 3 s of
 # test time here, after the instrumented build.
 TSAN_SUBSET=(
@@ -400,7 +403,7 @@ TSAN_FULL=(
 # down from 15 and then 10 on 2026-12-02 when fresh clones' runs came to
 # about 1,900 and 2,003 s of their 1,800 (at 10 s the model targets made
 # 20k-160k runs each, the threaded ones 3k-20k).
-# fuzz/run.sh runs two targets at a time, so the 8 targets take about
+# fuzz/run.sh runs two targets at a time, so the 9 targets take about
 # 4 x 6 s of wall time after the build.
 FUZZ_SECONDS=${HOTQ_FUZZ_SECONDS:-6}
 if [ -n "${HOTQ_FULL:-}" ]; then

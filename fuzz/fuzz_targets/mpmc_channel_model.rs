@@ -2,7 +2,10 @@
 //! order the fuzzer picks — `try_*`, the timed calls with zero or short
 //! deadlines (which must not block past them), one poll of `send_async`
 //! and `recv_async` (dropped pending or not), clones and drops of either
-//! half (disconnection) — each result checked against a `VecDeque` model.
+//! half (disconnection), `Select` over a send and a receive arm (tried, or
+//! with a short timeout), and timer channels (`after`, alone and as a
+//! select arm beside the channel) — each result checked against a
+//! `VecDeque` model.
 //! Items are boxed, so the sanitizer sees a double drop or a leak.
 #![no_main]
 
@@ -13,7 +16,9 @@ use std::task::{Context, Poll, Waker};
 use std::time::{Duration, Instant};
 
 use arbitrary::Arbitrary;
-use hotq_mpmc::{RecvTimeoutError, SendTimeoutError, TryRecvError, TrySendError, bounded};
+use hotq_mpmc::{
+    RecvTimeoutError, Select, SendTimeoutError, TryRecvError, TrySendError, after, bounded,
+};
 use libfuzzer_sys::fuzz_target;
 
 #[derive(Arbitrary, Debug)]
@@ -45,6 +50,19 @@ enum Op {
     DropReceiver,
     Observe,
     TryIter(u8),
+    /// A `Select` with a send arm and/or a receive arm on the channel:
+    /// `try_select`, or `select_timeout` for this many microseconds (% 200).
+    Select {
+        send: bool,
+        recv: bool,
+        wait_us: Option<u8>,
+    },
+    /// `after` this many microseconds (% 200): received once, not early.
+    After(u8),
+    /// A blocking select over the channel's receive arm and an `after`
+    /// timer of this many microseconds (% 200): it returns by the timer
+    /// at the latest.
+    SelectOrAfter(u8),
 }
 
 fuzz_target!(|input: Input| {
@@ -200,6 +218,93 @@ fuzz_target!(|input: Input| {
                     assert_eq!(empty, model.is_empty(), "is_empty");
                     assert_eq!(is_full, model.len() == capacity, "is_full");
                     assert_eq!(cap, capacity, "capacity");
+                }
+            }
+            Op::Select {
+                send,
+                recv,
+                wait_us,
+            } => {
+                let tx = senders.last().filter(|_| send);
+                let rx = receivers.last().filter(|_| recv);
+                if tx.is_none() && rx.is_none() {
+                    continue;
+                }
+                let mut sel = Select::new();
+                let send_index = tx.map(|t| sel.send(t));
+                if let Some(r) = rx {
+                    sel.recv(r);
+                }
+                let send_ready = tx.is_some() && (!full || receivers_gone);
+                let recv_ready = rx.is_some() && (!model.is_empty() || senders_gone);
+                let start = Instant::now();
+                let oper = match wait_us {
+                    None => sel.try_select().ok(),
+                    Some(us) => sel
+                        .select_timeout(Duration::from_micros(us as u64 % 200))
+                        .ok(),
+                };
+                assert!(
+                    start.elapsed() < Duration::from_secs(2),
+                    "a short wait took too long"
+                );
+                match oper {
+                    None => assert!(!send_ready && !recv_ready, "a ready arm was missed"),
+                    Some(oper) if Some(oper.index()) == send_index => {
+                        assert!(send_ready, "a send arm chosen on a full channel");
+                        let tx = tx.expect("a send arm");
+                        match oper.send(tx, Box::new(next)) {
+                            Ok(()) => model.push_back(next),
+                            Err(back) => {
+                                assert!(receivers_gone, "a send arm refused with receivers");
+                                assert_eq!(*back.0, next, "the value was not given back");
+                            }
+                        }
+                        next += 1;
+                    }
+                    Some(oper) => {
+                        assert!(recv_ready, "a receive arm chosen on an empty channel");
+                        match oper.recv(rx.expect("a receive arm")) {
+                            Ok(v) => {
+                                assert_eq!(Some(*v), model.pop_front(), "selected out of order")
+                            }
+                            Err(_) => assert!(model.is_empty() && senders_gone),
+                        }
+                    }
+                }
+            }
+            Op::After(us) => {
+                let d = Duration::from_micros(us as u64 % 200);
+                let timer = after(d);
+                let at = timer
+                    .recv_timeout(Duration::from_secs(2))
+                    .expect("an `after` fires once its duration has passed");
+                assert!(Instant::now() >= at, "fired early");
+                assert_eq!(timer.try_recv(), Err(TryRecvError::Empty), "fired twice");
+            }
+            Op::SelectOrAfter(us) => {
+                let Some(rx) = receivers.last() else { continue };
+                let d = Duration::from_micros(us as u64 % 200);
+                let timer = after(d);
+                let recv_ready = !model.is_empty() || senders_gone;
+                let start = Instant::now();
+                let mut sel = Select::new();
+                let channel = sel.recv(rx);
+                sel.recv(&timer);
+                let oper = sel.select();
+                assert!(
+                    start.elapsed() < Duration::from_secs(2),
+                    "a short wait took too long"
+                );
+                if oper.index() == channel {
+                    assert!(recv_ready, "a receive arm chosen on an empty channel");
+                    match oper.recv(rx) {
+                        Ok(v) => assert_eq!(Some(*v), model.pop_front(), "selected out of order"),
+                        Err(_) => assert!(model.is_empty() && senders_gone),
+                    }
+                } else {
+                    let at = oper.recv(&timer).expect("a timer never disconnects");
+                    assert!(Instant::now() >= at, "the timer arm fired early");
                 }
             }
             Op::TryIter(n) => {

@@ -12,6 +12,9 @@ mod channel;
 /// The flow-control models (`tests/mpmc/flow.rs`).
 #[path = "mpmc/flow.rs"]
 mod flow;
+/// The rendezvous channel's models (`tests/mpmc/rendezvous.rs`).
+#[path = "mpmc/rendezvous.rs"]
+mod rendezvous;
 /// The select's models (`tests/mpmc/select.rs`).
 #[path = "mpmc/select.rs"]
 mod select;

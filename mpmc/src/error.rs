@@ -12,7 +12,9 @@ use core::fmt;
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum CapacityError {
-    /// A capacity of 0: a queue that can never hold an item is always a bug.
+    /// A capacity of 0: a [`Queue`](crate::Queue) that can never hold an
+    /// item is always a bug. (A channel of capacity 0 is a rendezvous
+    /// channel, never this error: see [`bounded`](crate::bounded).)
     Zero,
     /// The slots would exceed `isize::MAX` bytes or cannot be allocated, or
     /// the capacity leaves no room for lap counting in a `usize` position.

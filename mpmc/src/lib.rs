@@ -112,8 +112,19 @@
 //!
 //! - `capacity()` returns `usize`, not `Option<usize>`: every channel is
 //!   bounded (there is no `unbounded`);
-//! - capacity 0 (a rendezvous channel) is an error: [`bounded`] panics and
-//!   [`try_bounded`] returns [`CapacityError::Zero`];
+//! - capacity 0 is a rendezvous channel, as crossbeam's: a `send` returns
+//!   once a receiver has the value, a `try_send` succeeds only when a
+//!   receiver waits, in blocking, timed, async and select calls alike.
+//!   Its `capacity()` is 0 (crossbeam: `Some(0)`). Where it differs: a
+//!   value a sender handed to a waiting receive that then could not keep it
+//!   (a `recv_async` future dropped, or a select whose re-check completed
+//!   another operation first) goes back into the channel, to the next
+//!   receive, rather than being lost (crossbeam has no async receive, and
+//!   its select never completes an operation it was not picked for);
+//!   a `force_send` with no receiver waiting returns its own value as the
+//!   evicted one. [`try_bounded`] fails only for a capacity that cannot be
+//!   allocated ([`CapacityError::TooLarge`]); [`CapacityError::Zero`] is
+//!   [`Queue::try_new`]'s;
 //! - [`select!`], [`select_biased!`] and [`Select`] have
 //!   `crossbeam_channel`'s syntax, names and errors, over these channels
 //!   and the timer channels [`after`], [`tick`] and [`never`](fn@never);
@@ -139,8 +150,14 @@
 //! tx.send(1).unwrap();
 //! assert_eq!(rx.recv_timeout(Duration::from_millis(1)), Ok(1));
 //! assert_eq!(rx.recv_timeout(Duration::from_millis(1)), Err(RecvTimeoutError::Timeout));
-//! // crossbeam_channel: a rendezvous channel; here an error (`bounded(0)` panics).
-//! assert_eq!(try_bounded::<u32>(0).unwrap_err(), CapacityError::Zero);
+//! // A rendezvous channel, as crossbeam_channel's: `send` waits for a `recv`.
+//! let (meet_tx, meet_rx) = bounded::<u32>(0);
+//! assert_eq!(meet_tx.capacity(), 0); // crossbeam_channel: Some(0)
+//! let t = std::thread::spawn(move || meet_tx.send(2));
+//! assert_eq!(meet_rx.recv(), Ok(2));
+//! t.join().unwrap().unwrap();
+//! // Only a capacity that cannot be allocated is an error.
+//! assert_eq!(try_bounded::<u32>(usize::MAX).unwrap_err(), CapacityError::TooLarge);
 //!
 //! // was: crossbeam_channel::select! — the same arms.
 //! let (ctl_tx, ctl) = bounded::<&str>(1);

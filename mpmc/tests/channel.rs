@@ -70,14 +70,17 @@ fn capacity_errors_and_exact_capacity() {
         let (tx, rx) = bounded::<()>(cap);
         assert_eq!((tx.capacity(), rx.capacity()), (cap, cap));
     }
-    assert_eq!(try_bounded::<u8>(0).unwrap_err(), CapacityError::Zero);
+    // Capacity 0 is a rendezvous channel (`tests/rendezvous.rs`), not an
+    // error: only a capacity that cannot be allocated is.
+    let (tx, rx) = try_bounded::<u8>(0).unwrap();
+    assert_eq!((tx.capacity(), rx.capacity()), (0, 0));
     assert_eq!(
         try_bounded::<u8>(usize::MAX).unwrap_err(),
         CapacityError::TooLarge
     );
-    let panicked = std::panic::catch_unwind(|| bounded::<u8>(0)).unwrap_err();
+    let panicked = std::panic::catch_unwind(|| bounded::<u8>(usize::MAX)).unwrap_err();
     let msg = panicked.downcast_ref::<String>().unwrap();
-    assert_eq!(msg, &CapacityError::Zero.to_string());
+    assert_eq!(msg, &CapacityError::TooLarge.to_string());
 }
 
 #[test]

@@ -214,7 +214,7 @@ impl<T> Drop for RecvManyFut<'_, T> {
     fn drop(&mut self) {
         if let Some(w) = self.waiter.take() {
             // An item this future was told about goes to the next receiver.
-            self.receiver.shared().recv_waiters.leave(&w);
+            self.receiver.leave_waiting(&w);
         }
     }
 }

@@ -71,6 +71,11 @@ impl Context {
             .is_ok()
     }
 
+    /// Whether the select runs on the calling thread.
+    pub(crate) fn is_current_thread(&self) -> bool {
+        blocking::is_current(&self.thread)
+    }
+
     /// Unparks the select's thread (after a successful [`pick`](Self::pick)).
     pub(crate) fn unpark(&self) {
         self.thread.unpark();

@@ -17,7 +17,9 @@ impl<T> Sender<T> {
     /// room, `Ok(None)`. Every other item keeps its FIFO place, and no
     /// receiver gets the evicted one. Wakes a blocked receiver as a send
     /// does. Gives the value back as [`SendError`] when every receiver is
-    /// gone.
+    /// gone. On a rendezvous channel (`bounded(0)`), which holds nothing,
+    /// the value goes to a waiting receiver (`Ok(None)`) or, with none
+    /// waiting, is itself the one evicted (`Ok(Some(value))`).
     ///
     /// ```
     /// let (tx, rx) = hotq_mpmc::bounded(2);
@@ -27,6 +29,9 @@ impl<T> Sender<T> {
     /// assert_eq!((rx.recv(), rx.recv()), (Ok(2), Ok(3)));
     /// drop(rx);
     /// assert_eq!(tx.force_send(4), Err(hotq_mpmc::SendError(4))); // nobody to take it
+    ///
+    /// let (tx, _rx) = hotq_mpmc::bounded(0);
+    /// assert_eq!(tx.force_send(5), Ok(Some(5))); // no receiver waits: nothing sent
     /// ```
     pub fn force_send(&self, value: T) -> Result<Option<T>, SendError<T>> {
         let shared = &*self.shared;
@@ -38,7 +43,11 @@ impl<T> Sender<T> {
         // A closed queue (`Receiver::close`) gives the value back.
         let evicted = match shared.queue.force_push_or_closed(value) {
             Ok(evicted) => evicted,
-            Err(value) => return Err(SendError(value)),
+            // A rendezvous channel's queue is always closed (`zero.rs`).
+            Err(value) => match &shared.zero {
+                Some(zero) => return zero.force_send(value),
+                None => return Err(SendError(value)),
+            },
         };
         // After the claim: see `waiters.rs` for the store→load order.
         if shared.recv_waiters.notify_one() {

@@ -95,7 +95,12 @@ impl<T> Future for SendFut<'_, T> {
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = self.get_mut();
-        let waiters = &this.sender.shared().send_waiters;
+        let shared = this.sender.shared();
+        if let Some(zero) = &shared.zero {
+            // Completes once a receiver has taken the value (`zero.rs`).
+            return zero.poll_send(&mut this.value, &mut this.waiter, cx, &shared.recv_waiters);
+        }
+        let waiters = &shared.send_waiters;
         if let Some(w) = this.waiter.take() {
             // Notified or not, the next step is a try: a notification is
             // used by it.
@@ -142,8 +147,13 @@ impl<T> Future for RecvFut<'_, T> {
 impl<T> Drop for SendFut<'_, T> {
     fn drop(&mut self) {
         if let Some(w) = self.waiter.take() {
-            // A slot this future was told about goes to the next sender.
-            self.sender.shared().send_waiters.leave(&w);
+            let shared = self.sender.shared();
+            match &shared.zero {
+                // Its offer, if no receiver took it, is withdrawn.
+                Some(zero) => zero.cancel_send(&w),
+                // A slot this future was told about goes to the next sender.
+                None => shared.send_waiters.leave(&w),
+            }
         }
     }
 }
@@ -152,7 +162,7 @@ impl<T> Drop for RecvFut<'_, T> {
     fn drop(&mut self) {
         if let Some(w) = self.waiter.take() {
             // An item this future was told about goes to the next receiver.
-            self.receiver.shared().recv_waiters.leave(&w);
+            self.receiver.leave_waiting(&w);
         }
     }
 }

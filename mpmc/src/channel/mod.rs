@@ -16,6 +16,13 @@
 //! through the one queue and the channel's FIFO order is the queue's: one
 //! producer's items are received in the order it sent them, however it
 //! sent them.
+//!
+//! A rendezvous channel (`bounded(0)`, `zero.rs`) has a queue closed from
+//! its creation, which refuses every push and finds every pop empty, so
+//! its `try_send`/`try_recv` fall through to the cold branch that hands
+//! a value over between the two sides under the channel's own lock; the
+//! array path above has no extra instruction for it (as timers, in
+//! `timer.rs`).
 
 #[macro_use]
 mod queries;
@@ -41,6 +48,7 @@ mod stream;
 mod timer;
 mod waiters;
 mod weak;
+mod zero;
 
 pub use batch::RecvManyFut;
 pub use disconnect::DisconnectedFut;
@@ -63,16 +71,22 @@ use crate::sync::blocking::{Arc, AtomicBool, Ordering};
 use crate::{CapacityError, Queue};
 use timer::Timer;
 use waiters::Waiters;
+use zero::Zero;
 
 /// Creates a channel of `capacity` items: the [`Sender`] and
 /// [`Receiver`] halves, each clonable. Its ring is a [`Queue`]: a slot is
 /// the item beside an 8-byte stamp (see [`Queue::new`](crate::Queue::new)).
 ///
+/// `bounded(0)` is a rendezvous channel, as `crossbeam_channel::bounded(0)`:
+/// it holds no item, so a `send` returns only once a receiver has taken
+/// its value, and a `try_send` succeeds only when a receiver is waiting for
+/// one (in `recv`, `recv_timeout`/`recv_deadline`, a pending `recv_async`,
+/// or a select's receive arm); `len()` is 0 and `capacity()` is 0.
+///
 /// # Panics
 ///
-/// On a capacity that [`try_bounded`] rejects (0, or too large), with the
-/// [`CapacityError`]'s message. Unlike `crossbeam_channel::bounded`,
-/// capacity 0 (a rendezvous channel) is not supported.
+/// On a capacity that [`try_bounded`] rejects (too large to allocate),
+/// with the [`CapacityError`]'s message.
 ///
 /// ```
 /// let (tx, rx) = hotq_mpmc::bounded(8);
@@ -84,8 +98,21 @@ use waiters::Waiters;
 /// assert_eq!(rx.iter().sum::<i32>(), (0..100).sum()); // ends when `tx` is gone
 /// ```
 ///
+/// A rendezvous channel:
+///
+/// ```
+/// use hotq_mpmc::TrySendError;
+///
+/// let (tx, rx) = hotq_mpmc::bounded(0);
+/// assert_eq!(tx.try_send(1), Err(TrySendError::Full(1))); // nobody receives yet
+/// assert_eq!((tx.len(), tx.capacity()), (0, 0));
+/// let t = std::thread::spawn(move || tx.send(2)); // returns once `recv` has the 2
+/// assert_eq!(rx.recv(), Ok(2));
+/// t.join().unwrap().unwrap();
+/// ```
+///
 /// ```should_panic
-/// let _ = hotq_mpmc::bounded::<u8>(0); // panics: capacity must be at least 1
+/// let _ = hotq_mpmc::bounded::<u64>(usize::MAX / 4); // panics: capacity too large
 /// ```
 pub fn bounded<T>(capacity: usize) -> (Sender<T>, Receiver<T>) {
     match try_bounded(capacity) {
@@ -94,19 +121,28 @@ pub fn bounded<T>(capacity: usize) -> (Sender<T>, Receiver<T>) {
     }
 }
 
-/// Creates a channel of `capacity` items, or says why it cannot.
+/// Creates a channel of `capacity` items, or says why it cannot:
+/// [`CapacityError::TooLarge`] when its slots cannot be allocated or
+/// indexed. Capacity 0 is a rendezvous channel (see [`bounded`]), never
+/// an error ([`CapacityError::Zero`] is [`Queue::try_new`]'s only).
 ///
 /// ```
 /// use hotq_mpmc::CapacityError;
 ///
 /// let (tx, rx) = hotq_mpmc::try_bounded::<u32>(3)?;
 /// assert_eq!((tx.capacity(), rx.capacity()), (3, 3));
-/// assert_eq!(hotq_mpmc::try_bounded::<u32>(0).unwrap_err(), CapacityError::Zero);
+/// let (tx, rx) = hotq_mpmc::try_bounded::<u32>(0)?; // a rendezvous channel
+/// assert_eq!((tx.capacity(), rx.capacity()), (0, 0));
 /// assert_eq!(hotq_mpmc::try_bounded::<u32>(usize::MAX / 4).unwrap_err(), CapacityError::TooLarge);
 /// # Ok::<(), CapacityError>(())
 /// ```
 pub fn try_bounded<T>(capacity: usize) -> Result<(Sender<T>, Receiver<T>), CapacityError> {
-    let shared = Arc::new(Shared::new(Queue::try_new(capacity)?, None));
+    let shared = if capacity == 0 {
+        Shared::rendezvous()
+    } else {
+        Shared::new(Queue::try_new(capacity)?, None)
+    };
+    let shared = Arc::new(shared);
     Ok((
         Sender {
             shared: Arc::clone(&shared),
@@ -138,6 +174,10 @@ pub(crate) struct Shared<T> {
     /// A timer receiver's timer (`timer.rs`); `None` for every other
     /// channel. Asked only after a receive found the queue empty.
     pub(crate) timer: Option<Timer<T>>,
+    /// A rendezvous channel's hand-off state (`zero.rs`); `None` for every
+    /// other channel. Its queue is closed from the start, so the array
+    /// path reaches this only on its cold branch (the queue refused).
+    pub(crate) zero: Option<Zero<T>>,
 }
 
 impl<T> Shared<T> {
@@ -153,6 +193,18 @@ impl<T> Shared<T> {
             recv_waiters: Waiters::new(),
             closed_waiters: Waiters::new(),
             timer,
+            zero: None,
+        }
+    }
+
+    /// A rendezvous channel (`bounded(0)`): a closed queue (every push
+    /// fails, every pop finds it empty) and the hand-off state.
+    fn rendezvous() -> Self {
+        let queue = Queue::new(1);
+        queue.close();
+        Shared {
+            zero: Some(Zero::new()),
+            ..Shared::new(queue, None)
         }
     }
 
@@ -171,6 +223,10 @@ impl<T> Shared<T> {
         // (sequenced before this), so the receiver's `tail` load sees the
         // close point and it waits for every item claimed before it.
         self.disconnected.store(true, Ordering::Release);
+        if let Some(zero) = &self.zero {
+            // Before the watchers wake: a `ready` woken below sees it.
+            zero.disconnect();
+        }
         // Both lists take their lock: a waiter registered after this sees
         // the flag on its re-try. `CLOSED` in the receivers' list tells a
         // send that races the last receiver's drain (see `waiters.rs`).

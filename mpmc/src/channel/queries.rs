@@ -34,29 +34,44 @@ macro_rules! queries {
             }
 
             /// Whether the channel is full, at one instant during the call.
+            /// A rendezvous channel, `bounded(0)`, is always full (and
+            /// empty), as `crossbeam_channel`'s.
             ///
             /// ```
             /// let (tx, rx) = hotq_mpmc::bounded(1);
             #[doc = concat!("assert!(!", stringify!($h), ".is_full());")]
             /// tx.send(1).unwrap();
             #[doc = concat!("assert!(", stringify!($h), ".is_full());")]
+            /// let (tx, rx) = hotq_mpmc::bounded::<u8>(0);
+            #[doc = concat!("assert!(", stringify!($h), ".is_full() && ", stringify!($h), ".is_empty());")]
             /// # drop((tx, rx));
             /// ```
             pub fn is_full(&self) -> bool {
-                self.shared.queue.is_full()
+                // A rendezvous channel (capacity 0) is always full, as
+                // `crossbeam_channel`'s (its closed queue is empty).
+                self.shared.zero.is_some() || self.shared.queue.is_full()
             }
 
             /// The most items the channel holds: exactly what was asked
             /// for. (A `usize`, where `crossbeam_channel` returns
             /// `Option<usize>`: every channel here is bounded.)
             ///
+            /// A rendezvous channel, `bounded(0)`, has capacity 0.
+            ///
             /// ```
             /// let (tx, rx) = hotq_mpmc::bounded::<u8>(5);
             #[doc = concat!("assert_eq!(", stringify!($h), ".capacity(), 5);")]
+            /// let (tx, rx) = hotq_mpmc::bounded::<u8>(0);
+            #[doc = concat!("assert_eq!(", stringify!($h), ".capacity(), 0);")]
             /// # drop((tx, rx));
             /// ```
             pub fn capacity(&self) -> usize {
-                self.shared.queue.capacity()
+                // A rendezvous channel's queue is a closed one of 1.
+                if self.shared.zero.is_some() {
+                    0
+                } else {
+                    self.shared.queue.capacity()
+                }
             }
 
             #[doc = concat!(

@@ -69,6 +69,10 @@ impl<T> Receiver<T> {
             // A timer's queue is always empty: it answers (`timer.rs`).
             return timer.try_recv().ok_or(TryRecvError::Empty);
         }
+        if let Some(zero) = &shared.zero {
+            // A rendezvous channel's queue is always empty (`zero.rs`).
+            return zero.try_recv();
+        }
         // Relaxed, and still ordered: once the flag is seen, every send made
         // before the last sender left must be visible to the pop below, so
         // that it finds any item the first one missed. The pop orders it:
@@ -169,6 +173,10 @@ impl<T> Receiver<T> {
             // Nothing notifies a timer's receivers (`timer.rs`).
             return timer.recv_until(deadline);
         }
+        if let Some(zero) = &self.shared.zero {
+            // Waits for a sender's hand-off (`zero.rs`).
+            return zero.recv(deadline, &self.shared.send_waiters);
+        }
         let got = self.shared.recv_waiters.block_on(
             deadline,
             || match self.try_recv() {
@@ -186,6 +194,10 @@ impl<T> Receiver<T> {
     /// completes on its first poll when an item is there.
     /// Cancellation-safe: dropping it before it completes takes no item,
     /// and hands a wake-up it may have had on to another waiting receiver.
+    /// On a rendezvous channel (`bounded(0)`) a pending one is a waiting
+    /// receiver that a sender may hand a value to; dropped before a poll
+    /// returned that value, it gives the value back (to another waiting
+    /// receiver, or into the channel for the next receive): never lost.
     ///
     /// ```
     /// # use std::future::Future;
@@ -219,6 +231,9 @@ impl<T> Receiver<T> {
             // Nothing notifies a timer's receivers (`timer.rs`).
             return timer.poll(cx).map(Ok);
         }
+        if let Some(zero) = &self.shared.zero {
+            return zero.poll_recv(waiter, cx, &self.shared.send_waiters);
+        }
         let waiters = &self.shared.recv_waiters;
         if let Some(w) = waiter.take() {
             // Notified or not, the next step is a try: a notification is
@@ -244,8 +259,14 @@ impl<T> Receiver<T> {
         Poll::Pending
     }
 
-    pub(super) fn shared(&self) -> &Shared<T> {
-        &self.shared
+    /// A pending asynchronous receive whose waiter is `waiter` is dropped:
+    /// a wake-up it may have had goes to the next receiver, and on a
+    /// rendezvous channel a value handed to it goes back (`zero.rs`).
+    pub(super) fn leave_waiting(&self, waiter: &Arc<Waiter>) {
+        match &self.shared.zero {
+            Some(zero) => zero.cancel_recv(waiter, &self.shared.recv_waiters),
+            None => self.shared.recv_waiters.leave(waiter),
+        }
     }
 
     /// A blocking iterator: [`recv`](Self::recv) until the channel is
@@ -296,6 +317,10 @@ impl<T> Drop for Receiver<T> {
             // misses sees `CLOSED` after its claim and drops what is left
             // itself (the order is in `waiters.rs`): nothing stays inside.
             self.shared.drop_all(|| self.pop_cold());
+            if let Some(zero) = &self.shared.zero {
+                // Values given back by cancelled receives (`zero.rs`).
+                zero.drop_given_back();
+            }
         }
     }
 }

@@ -32,6 +32,15 @@
 //! (`Queue::claim`) and writes the value when the caller gives it to
 //! [`SelectedOperation::send`]. Meanwhile receivers that reach that slot
 //! wait for it, as behind a producer preempted mid-push.
+//!
+//! On a rendezvous channel (`bounded(0)`, `zero.rs`) a completing select's
+//! receive arm waits as a receiver (a sender hands its entry a value, which
+//! the select takes when it wakes, or gives back if it completed another
+//! operation); its send arm watches the senders' list and, when chosen,
+//! claims a waiting receiver, which gets the value from
+//! [`SelectedOperation::send`] (dropped unsent, the claim is released and
+//! the receiver waits again). The `ready` calls watch both lists, as on
+//! any channel.
 
 use alloc::boxed::Box;
 use alloc::vec::Vec;
@@ -43,6 +52,7 @@ use std::time::{Duration, Instant};
 use super::context::Context;
 use super::select_error::{ReadyTimeoutError, SelectTimeoutError, TryReadyError, TrySelectError};
 use super::waiters::Waiter;
+use super::zero::Claim;
 use super::{Receiver, RecvError, SendError, Sender, Shared, TryRecvError};
 use crate::sync::blocking::{self, Arc, Ordering};
 use crate::sync::{Position, fence};
@@ -54,20 +64,35 @@ pub(super) trait Operand {
     /// Whether the operation would go ahead now (a disconnected channel's
     /// would: it fails at once).
     fn is_ready(&self) -> bool;
-    /// Puts the select's `entry` (for the operation at `position`, picking
-    /// `context`'s token) where a notifier finds it: on the channel's list;
-    /// for a ring half (`select_ring.rs`), a waker in the ring.
-    fn register(&self, entry: &Arc<Waiter>, context: &Arc<Context>, position: usize);
-    /// Takes it off again.
-    fn unregister(&self, entry: &Arc<Waiter>);
-    /// Passes on a notification the select was picked by and did not use.
-    fn pass_on(&self);
     /// The channel, to check the handle given to [`SelectedOperation`].
     fn channel(&self) -> *const ();
     /// When a timer receiver's next message is due (nothing notifies its
     /// waiters: a select wakes by itself then).
     fn fire_at(&self) -> Option<Instant> {
         None
+    }
+    /// Puts the select's `entry` for the operation at `position` where a
+    /// notifier finds it: on the channel's list (a notifier picks the
+    /// token of `context` through it); for a ring half
+    /// (`select_ring.rs`), a waker in the ring that picks it. `completing`:
+    /// the select will complete the operation (not only report it ready).
+    fn register(
+        &self,
+        entry: &Arc<Waiter>,
+        completing: bool,
+        context: &Arc<Context>,
+        position: usize,
+    );
+    /// Takes `entry` off its list (or the waker out of the ring).
+    fn unregister(&self, entry: &Arc<Waiter>);
+    /// The operation was picked, but the select ends with `same_op` (its
+    /// own, completed in the re-try) or another one: what the pick brought
+    /// goes on.
+    fn pass_on(&self, entry: &Arc<Waiter>, same_op: bool);
+    /// Tries the operation after a notifier picked `entry`.
+    fn attempt_picked(&self, entry: &Arc<Waiter>) -> Option<Done> {
+        let _ = entry;
+        self.attempt()
     }
 }
 
@@ -77,6 +102,9 @@ pub(super) enum Done {
     Received(Item),
     /// A send claimed this position of the queue (`Queue::claim`).
     Claimed(Position),
+    /// A send on a rendezvous channel claimed a waiting receiver
+    /// (`zero.rs`).
+    Handing(Claim),
     /// The other side is gone (a receive: and the channel is empty).
     Disconnected,
     /// A ring half is ready (`select_ring.rs`): its own call after the
@@ -149,21 +177,12 @@ impl<T> Operand for Receiver<T> {
         if let Some(timer) = &self.shared.timer {
             return timer.is_ready();
         }
+        if let Some(zero) = &self.shared.zero {
+            return zero.recv_is_ready();
+        }
         // Relaxed: as in `try_send`, a hint; a wait re-reads it after the
         // lock that `disconnect` takes too.
         !self.shared.queue.is_empty() || self.shared.disconnected.load(Ordering::Relaxed)
-    }
-
-    fn register(&self, entry: &Arc<Waiter>, _: &Arc<Context>, _: usize) {
-        self.shared.recv_waiters.register(entry);
-    }
-
-    fn unregister(&self, entry: &Arc<Waiter>) {
-        self.shared.recv_waiters.unregister(entry);
-    }
-
-    fn pass_on(&self) {
-        self.shared.recv_waiters.pass_on();
     }
 
     fn fire_at(&self) -> Option<Instant> {
@@ -171,6 +190,44 @@ impl<T> Operand for Receiver<T> {
             .timer
             .as_ref()
             .and_then(|timer| timer.next_fire())
+    }
+
+    /// On a rendezvous channel a completing select's entry waits as a
+    /// receiver, for a sender to hand it a value (`zero.rs`); a `ready`
+    /// watches the receivers' list, as on any channel.
+    fn register(&self, entry: &Arc<Waiter>, completing: bool, _: &Arc<Context>, _: usize) {
+        match &self.shared.zero {
+            Some(zero) if completing => zero.register_receiver(entry, &self.shared.send_waiters),
+            _ => self.shared.recv_waiters.register(entry),
+        }
+    }
+
+    fn unregister(&self, entry: &Arc<Waiter>) {
+        if let Some(zero) = &self.shared.zero {
+            zero.unregister_receiver(entry);
+        }
+        self.shared.recv_waiters.unregister(entry);
+    }
+
+    /// A value a sender handed the entry goes back to the channel, even
+    /// when the select's re-try received another one here.
+    fn pass_on(&self, entry: &Arc<Waiter>, same_op: bool) {
+        let given_back = match &self.shared.zero {
+            Some(zero) => zero.give_back(entry, &self.shared.recv_waiters),
+            None => false,
+        };
+        if !given_back && !same_op {
+            self.shared.recv_waiters.pass_on();
+        }
+    }
+
+    fn attempt_picked(&self, entry: &Arc<Waiter>) -> Option<Done> {
+        if let Some(zero) = &self.shared.zero {
+            if let Some(v) = zero.take_delivered(entry) {
+                return Some(Done::Received(Item::new(v)));
+            }
+        }
+        self.attempt()
     }
 
     fn channel(&self) -> *const () {
@@ -186,15 +243,25 @@ impl<T> Operand for Sender<T> {
         if shared.disconnected.load(Ordering::Relaxed) {
             return Some(Done::Disconnected);
         }
+        if let Some(zero) = &shared.zero {
+            // A rendezvous send claims a waiting receiver (`zero.rs`).
+            return match zero.claim() {
+                Ok(claim) => claim.map(Done::Handing),
+                Err(()) => Some(Done::Disconnected),
+            };
+        }
         shared.queue.claim().map(Done::Claimed)
     }
 
     fn is_ready(&self) -> bool {
+        if let Some(zero) = &self.shared.zero {
+            return zero.send_is_ready();
+        }
         // Relaxed: as in `attempt`.
         !self.shared.queue.is_full() || self.shared.disconnected.load(Ordering::Relaxed)
     }
 
-    fn register(&self, entry: &Arc<Waiter>, _: &Arc<Context>, _: usize) {
+    fn register(&self, entry: &Arc<Waiter>, _: bool, _: &Arc<Context>, _: usize) {
         self.shared.send_waiters.register(entry);
     }
 
@@ -202,8 +269,10 @@ impl<T> Operand for Sender<T> {
         self.shared.send_waiters.unregister(entry);
     }
 
-    fn pass_on(&self) {
-        self.shared.send_waiters.pass_on();
+    fn pass_on(&self, _: &Arc<Waiter>, same_op: bool) {
+        if !same_op {
+            self.shared.send_waiters.pass_on();
+        }
     }
 
     fn channel(&self) -> *const () {
@@ -566,8 +635,14 @@ impl<'a> Select<'a> {
     fn select_until(&mut self, wait: Wait) -> Option<SelectedOperation<'a>> {
         let (at, done) = self.wait(
             wait,
+            true,
             |this: &Self| this.attempt_all(),
-            |this: &Self, at| this.ops[at].operand.attempt().map(|done| (at, done)),
+            |this: &Self, at, entry| {
+                this.ops[at]
+                    .operand
+                    .attempt_picked(entry)
+                    .map(|done| (at, done))
+            },
         )?;
         Some(self.selected(at, done))
     }
@@ -576,6 +651,7 @@ impl<'a> Select<'a> {
         let ready_one = |this: &Self, at: usize| this.ops[at].operand.is_ready().then_some(at);
         let at = self.wait(
             wait,
+            false,
             |this: &Self| {
                 // SeqCst fence: the re-check after the flag stores, which a
                 // completing try gets from the queue's failure path; pairs
@@ -586,18 +662,21 @@ impl<'a> Select<'a> {
                 fence(Ordering::SeqCst);
                 this.order().into_iter().find_map(|at| ready_one(this, at))
             },
-            ready_one,
+            |this: &Self, at, _entry: &Arc<Waiter>| ready_one(this, at),
         )?;
         Some(self.ops[at].index)
     }
 
     /// The waiting loop of every call: `all` tries (or checks) every
-    /// operation, `one` the one at a position; `R` says which succeeded.
+    /// operation, `one` the one at a position, whose entry a notifier
+    /// picked; `R` says which succeeded. `completing`: the call completes
+    /// the operation (`select*`), not only reports it (`ready*`).
     fn wait<R: Positioned>(
         &self,
         wait: Wait,
+        completing: bool,
         all: impl Fn(&Self) -> Option<R>,
-        one: impl Fn(&Self, usize) -> Option<R>,
+        one: impl Fn(&Self, usize, &Arc<Waiter>) -> Option<R>,
     ) -> Option<R> {
         if let Some(done) = all(self) {
             return Some(done);
@@ -615,7 +694,7 @@ impl<'a> Select<'a> {
                 return None;
             }
             for (at, (op, entry)) in self.ops.iter().zip(&entries).enumerate() {
-                op.operand.register(entry, &context, at);
+                op.operand.register(entry, completing, &context, at);
             }
             // The re-try after the flag stores (see the module docs).
             let early = all(self);
@@ -634,16 +713,19 @@ impl<'a> Select<'a> {
             let picked = context.selected();
             context.reset();
             if let Some(done) = early {
-                if let Some(at) = picked.filter(|&at| at != done.position()) {
-                    // Picked while the re-try succeeded with another
-                    // operation: that list's notification goes on.
-                    self.ops[at].operand.pass_on();
+                if let Some(at) = picked {
+                    // Picked while the re-try succeeded: with another
+                    // operation, that list's notification goes on; a
+                    // rendezvous value handed to the entry goes back even
+                    // with the same one (`zero.rs`).
+                    let same_op = at == done.position();
+                    self.ops[at].operand.pass_on(&entries[at], same_op);
                 }
                 return Some(done);
             }
             // The picked operation first: its try uses the notification
             // (if it fails, someone else took what it was told about).
-            if let Some(done) = picked.and_then(|at| one(self, at)) {
+            if let Some(done) = picked.and_then(|at| one(self, at, &entries[at])) {
                 return Some(done);
             }
             if let Some(done) = all(self) {
@@ -792,6 +874,16 @@ impl SelectedOperation<'_> {
                     // as `try_send` does.
                     shared.drop_all(|| shared.queue.pop());
                 }
+                Ok(())
+            }
+            Some(Done::Handing(claim)) => {
+                let shared = &*s.shared;
+                let zero = shared
+                    .zero
+                    .as_ref()
+                    .expect("claimed on a rendezvous channel");
+                // The claimed receiver gets `msg` (`zero.rs`).
+                zero.fill(claim, msg, &shared.recv_waiters);
                 Ok(())
             }
             _ => Err(SendError(msg)),

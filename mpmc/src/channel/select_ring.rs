@@ -104,7 +104,7 @@ macro_rules! ring_operand {
                 self.attempt().is_some()
             }
 
-            fn register(&self, _: &Arc<Waiter>, context: &Arc<Context>, position: usize) {
+            fn register(&self, _: &Arc<Waiter>, _: bool, context: &Arc<Context>, position: usize) {
                 poll_with_pick(context, position, |cx| self.$poll(1, cx));
             }
 
@@ -113,7 +113,7 @@ macro_rules! ring_operand {
             }
 
             // One waiter only, the select: nobody to pass a wake-up to.
-            fn pass_on(&self) {}
+            fn pass_on(&self, _: &Arc<Waiter>, _: bool) {}
 
             fn channel(&self) -> *const () {
                 (self as *const $half<T>).cast()

@@ -35,6 +35,10 @@ impl<T> Sender<T> {
     /// With nobody waiting this is [`Queue::push`](crate::Queue::push)
     /// and two loads: no lock, no allocation, no system call.
     ///
+    /// On a rendezvous channel (`bounded(0)`) it succeeds only when a
+    /// receiver is waiting (in `recv`, a timed receive, a pending
+    /// `recv_async` or a select's receive arm), which then has the value.
+    ///
     /// ```
     /// use hotq_mpmc::TrySendError;
     ///
@@ -43,6 +47,16 @@ impl<T> Sender<T> {
     /// assert_eq!(tx.try_send('b'), Err(TrySendError::Full('b')));
     /// drop(rx);
     /// assert_eq!(tx.try_send('c'), Err(TrySendError::Disconnected('c')));
+    ///
+    /// // Rendezvous: only into a waiting receive.
+    /// # use std::{future::Future, pin::pin, task::{Context, Poll, Waker}};
+    /// let (tx, rx) = hotq_mpmc::bounded(0);
+    /// assert_eq!(tx.try_send(1), Err(TrySendError::Full(1))); // nobody waits
+    /// let mut cx = Context::from_waker(Waker::noop());
+    /// let mut waiting = pin!(rx.recv_async());
+    /// assert_eq!(waiting.as_mut().poll(&mut cx), Poll::Pending); // now one does
+    /// assert_eq!(tx.try_send(2), Ok(()));
+    /// assert_eq!(waiting.as_mut().poll(&mut cx), Poll::Ready(Ok(2)));
     /// ```
     #[inline]
     pub fn try_send(&self, value: T) -> Result<(), TrySendError<T>> {
@@ -62,19 +76,25 @@ impl<T> Sender<T> {
                 }
                 Ok(())
             }
-            Err(value) => Err(self.full_or_closed(value)),
+            Err(value) => self.full_or_closed(value),
         }
     }
 
     /// A failed push: the queue is full, or closed by `Receiver::close`
-    /// (`close.rs`), which the queue reports as full.
+    /// (`close.rs`), which the queue reports as full, or the channel is a
+    /// rendezvous channel, whose queue is closed from the start: then the
+    /// hand-off to a waiting receiver is tried here, off the array path
+    /// (`zero.rs`).
     #[cold]
     #[inline(never)]
-    fn full_or_closed(&self, value: T) -> TrySendError<T> {
+    fn full_or_closed(&self, value: T) -> Result<(), TrySendError<T>> {
+        if let Some(zero) = &self.shared.zero {
+            return zero.try_send(value);
+        }
         if self.shared.queue.is_closed() {
-            TrySendError::Disconnected(value)
+            Err(TrySendError::Disconnected(value))
         } else {
-            TrySendError::Full(value)
+            Err(TrySendError::Full(value))
         }
     }
 
@@ -171,6 +191,10 @@ impl<T> Sender<T> {
     #[cold]
     #[inline(never)]
     fn send_waiting(&self, value: T, deadline: Option<Instant>) -> Result<(), SendTimeoutError<T>> {
+        if let Some(zero) = &self.shared.zero {
+            // Waits for a receiver to take the value (`zero.rs`).
+            return zero.send(value, deadline, &self.shared.recv_waiters);
+        }
         let mut value = Some(value);
         let queue = &self.shared.queue;
         // Between tries of the spin phase, wait until half the ring is free

@@ -75,7 +75,7 @@ impl<T> Stream for RecvStream<T> {
 impl<T> Drop for RecvStream<T> {
     fn drop(&mut self) {
         if let Some(w) = self.waiter.take() {
-            self.receiver.shared().recv_waiters.leave(&w);
+            self.receiver.leave_waiting(&w);
         }
     }
 }

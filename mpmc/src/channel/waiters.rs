@@ -94,15 +94,38 @@ impl Waiter {
 
     /// Under the list's lock: whether this waiter takes the notification
     /// (a select that another list has picked does not).
-    fn pick(&self) -> bool {
+    pub(crate) fn pick(&self) -> bool {
         match &self.wake {
             Wake::Select(context, position) => context.pick(*position),
             _ => true,
         }
     }
 
+    /// Marks it notified; under the lock of the list it was on (a
+    /// rendezvous channel's: `zero.rs`).
+    pub(crate) fn set_notified(&self) {
+        // Relaxed: as every access of `notified` (see the field).
+        self.notified.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether a notifier has marked it: a hint to stop waiting, after
+    /// which the waiter looks at its list again under the list's lock.
+    pub(crate) fn is_notified(&self) -> bool {
+        // Relaxed: as every access of `notified` (see the field).
+        self.notified.load(Ordering::Relaxed)
+    }
+
+    /// Whether it is an entry of a select running on the calling thread
+    /// (a rendezvous channel never pairs a select with itself: `zero.rs`).
+    pub(crate) fn is_select_of_current_thread(&self) -> bool {
+        match &self.wake {
+            Wake::Select(context, _) => context.is_current_thread(),
+            _ => false,
+        }
+    }
+
     /// Unparks the thread or wakes the task; `notified` is already set.
-    fn wake(&self) {
+    pub(crate) fn wake(&self) {
         match &self.wake {
             Wake::Thread(thread) => thread.unpark(),
             Wake::Task(waker) => waker.wake_by_ref(),
@@ -112,7 +135,7 @@ impl Waiter {
 
     /// Parks until notified or until `deadline`; `false` when the deadline
     /// passed first.
-    fn park(&self, deadline: Option<Instant>) -> bool {
+    pub(crate) fn park(&self, deadline: Option<Instant>) -> bool {
         while !self.notified.load(Ordering::Relaxed) {
             if !blocking::park(deadline) {
                 return self.notified.load(Ordering::Relaxed);
@@ -206,6 +229,40 @@ impl Waiters {
             self.notify_one_waiting();
         }
         flags & CLOSED != 0
+    }
+
+    /// As [`notify_one`](Self::notify_one), for a rendezvous channel's
+    /// receive arm that a select registers (`zero.rs`): never picks an
+    /// entry of the calling thread's own select, which would only wake
+    /// itself (its send arm cannot meet its own receive arm) and, waking,
+    /// register and notify itself again: a select with both arms on one
+    /// rendezvous channel would spin instead of parking.
+    pub(crate) fn notify_one_other(&self) {
+        if load_after_claim(&self.flags) & WAITING == 0 {
+            return;
+        }
+        let waiter = {
+            let mut list = self.lock();
+            let mut at = 0;
+            let mut waiter = None;
+            while at < list.len() {
+                if list[at].is_select_of_current_thread() {
+                    at += 1; // stays, for another thread's notification
+                    continue;
+                }
+                let w = list.remove(at).expect("in bounds");
+                if w.pick() {
+                    w.notified.store(true, Ordering::Relaxed);
+                    waiter = Some(w);
+                    break;
+                }
+            }
+            self.set_waiting(!list.is_empty());
+            waiter
+        };
+        if let Some(waiter) = waiter {
+            waiter.wake();
+        }
     }
 
     #[cold]

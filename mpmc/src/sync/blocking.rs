@@ -92,6 +92,18 @@ pub fn try_only_model() {
     TRY_ONLY.with(|t| t.set(true));
 }
 
+/// Whether `thread` is the calling thread.
+#[cfg(not(loom))]
+pub(crate) fn is_current(thread: &Thread) -> bool {
+    thread.id() == current().id()
+}
+
+/// Whether `thread` is the calling thread (its parker is this thread's).
+#[cfg(loom)]
+pub(crate) fn is_current(thread: &Thread) -> bool {
+    parker::is_current(thread)
+}
+
 /// Parks the current thread until unparked, or (with a deadline) until the
 /// deadline. Returns `false` when the deadline has passed. May return
 /// early (a spurious wake-up): callers re-check their condition.
@@ -158,6 +170,11 @@ mod parker {
             *self.0.token.lock().unwrap() = true;
             self.0.unparked.notify_one();
         }
+    }
+
+    /// Whether `thread` is the calling thread's.
+    pub(crate) fn is_current(thread: &Thread) -> bool {
+        PARKER.with(|parker| Arc::ptr_eq(parker, &thread.0))
     }
 
     /// Waits for the token, and takes it.
