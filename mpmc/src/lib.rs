@@ -362,10 +362,10 @@ struct ReadmeDoctests;
 pub use channel::RecvStream;
 #[cfg(feature = "std")]
 pub use channel::{
-    DisconnectedFut, ReadyTimeoutError, Receiver, RecvError, RecvManyFut, RecvTimeoutError, Select,
-    SelectTimeoutError, SelectedOperation, SendError, SendTimeoutError, Sender, TryReadyError,
-    TryRecvError, TrySelectError, TrySendError, WeakSender, after, bounded, never, tick,
-    try_bounded,
+    DisconnectedFut, Permit, ReadyTimeoutError, Receiver, RecvError, RecvManyFut, RecvTimeoutError,
+    ReserveFut, Select, SelectTimeoutError, SelectedOperation, SendError, SendTimeoutError, Sender,
+    TryReadyError, TryRecvError, TrySelectError, TrySendError, WeakSender, after, bounded, never,
+    tick, try_bounded,
 };
 #[cfg(all(loom, feature = "std"))]
 #[doc(hidden)]

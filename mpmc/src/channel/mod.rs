@@ -29,6 +29,7 @@ mod force;
 mod future;
 mod iter;
 mod receiver;
+mod reserve;
 mod select;
 mod select_error;
 mod select_macro;
@@ -47,6 +48,7 @@ pub use error::{
 pub use future::{RecvFut, SendFut};
 pub use iter::{IntoIter, Iter, TryIter};
 pub use receiver::Receiver;
+pub use reserve::{Permit, ReserveFut};
 pub use select::{Select, SelectedOperation};
 pub use select_error::{ReadyTimeoutError, SelectTimeoutError, TryReadyError, TrySelectError};
 pub use sender::Sender;
@@ -178,6 +180,41 @@ impl<T> Shared<T> {
             self.recv_waiters.notify_all();
         }
         self.closed_waiters.close();
+    }
+
+    /// Pops an item, as `Queue::pop`; a tombstone skipped on the way (a
+    /// dropped permit's slot, `reserve.rs`) frees a slot, so a blocked
+    /// sender is woken, as after a receive. Every pop of a channel goes
+    /// through here (or, for `try_recv`'s fast path, the same call).
+    #[inline]
+    pub(crate) fn pop(&self) -> Option<T> {
+        loop {
+            if let Some(v) = self.queue.pop() {
+                return Some(v);
+            }
+            if !self.skip_tombstone() {
+                return None;
+            }
+        }
+    }
+
+    /// After a pop found no item: skips a tombstone at `head` (a dropped
+    /// permit's slot) and returns whether there was one (then pop again).
+    /// The thread whose skip (a SeqCst claim of `head`, which
+    /// `load_after_claim` follows) freed the slot wakes a blocked sender, as
+    /// after a receive.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn skip_tombstone(&self) -> bool {
+        match self.queue.skip_tombstone_at_head() {
+            None => false,
+            Some(won) => {
+                if won {
+                    let _ = self.send_waiters.notify_one();
+                }
+                true
+            }
+        }
     }
 
     /// Drops every item `next` takes out of the queue, in order. If a
