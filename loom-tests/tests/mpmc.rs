@@ -12,6 +12,9 @@ mod channel;
 /// The flow-control models (`tests/mpmc/flow.rs`).
 #[path = "mpmc/flow.rs"]
 mod flow;
+/// The permits' models (`tests/mpmc/reserve.rs`).
+#[path = "mpmc/reserve.rs"]
+mod reserve;
 /// The select's models (`tests/mpmc/select.rs`).
 #[path = "mpmc/select.rs"]
 mod select;

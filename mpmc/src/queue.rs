@@ -644,22 +644,8 @@ impl<T> Queue<T> {
                 // tells a blocked sender.)
                 let held = stamp.wrapping_sub(head);
                 if held == RESERVED || held == TOMBSTONE {
-                    // SeqCst fence: pairs with the fence of a tombstone's
-                    // release (`Queue::release`) and with the one a
-                    // permit's send runs between its publishing store and
-                    // its load of the receivers' waiter flag
-                    // (`Shared::fill`): either the stamp load below sees
-                    // their store, or their loads after their fence see
-                    // this thread's `head` and waiter flag (see
-                    // `queue/reserve.rs`). Inline, not a call: a call in
-                    // this loop made the fast path keep its backoff on the
-                    // stack (2 instructions per pop, callgrind).
-                    fence(Ordering::SeqCst);
-                    // Acquire: pairs with the Release stamp store of
-                    // `fill`: when the slot was filled meanwhile, the
-                    // retry reads the value.
-                    if slot.stamp.load(Ordering::Acquire) == stamp {
-                        return None; // still held: no item for now
+                    if self.still_held(slot, stamp) {
+                        return None; // no item for now
                     }
                     // Filled or given up meanwhile: look again, below.
                     // (Through the one back edge of the slow branch: a

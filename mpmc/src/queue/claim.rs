@@ -46,12 +46,9 @@ impl<T> Queue<T> {
                     }
                 }
             } else {
-                // The oldest slot a tombstone (a dropped permit): skip it.
-                if self.skip_oldest_tombstone(tail, stamp) {
-                    tail = self.tail.load(Ordering::Relaxed);
-                    continue;
-                }
-                if !moved_past(stamp, tail) {
+                // The oldest slot a tombstone (a dropped permit): skip it
+                // (or let the thread that did finish), and look again.
+                if !self.skip_oldest_tombstone(tail, stamp) && !moved_past(stamp, tail) {
                     // SeqCst fence: as in `push_or_else`, pairs with the
                     // consumers' SeqCst claims in `pop` and with the fence
                     // of `pop`'s own check: "full" only if no pop had

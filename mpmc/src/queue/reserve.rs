@@ -47,7 +47,7 @@
 //! The channel's wake-up of such parked consumers uses the same fences
 //! (`channel/reserve.rs`).
 
-use super::{Queue, RESERVED, TOMBSTONE};
+use super::{Queue, RESERVED, Slot, TOMBSTONE};
 use crate::sync::{Ordering, Position, fence};
 use core::mem::MaybeUninit;
 
@@ -148,6 +148,25 @@ impl<T> Queue<T> {
             .stamp
             .store(position.wrapping_add(self.one_lap), Ordering::Release);
         true
+    }
+
+    /// `pop`'s slow branch found `slot` (at `head`) held, with `stamp`:
+    /// whether it still is after a `fence(SeqCst)` (then `pop` returns
+    /// `None`). Inlined, not called: a call in `pop`'s loop made its fast
+    /// path keep the backoff on the stack (2 instructions per pop,
+    /// callgrind, `benches/probes/hot_path`).
+    #[inline(always)]
+    pub(super) fn still_held(&self, slot: &Slot<T>, stamp: Position) -> bool {
+        // SeqCst fence: pairs with the fence of a tombstone's `release`
+        // and with the one `Shared::fill` (a permit's send) runs between
+        // its publishing store and its load of the receivers' waiter flag:
+        // either the stamp load below sees their store, or their loads
+        // after their fence see this thread's `head` and waiter flag (see
+        // the module docs).
+        fence(Ordering::SeqCst);
+        // Acquire: pairs with the Release stamp store of `fill`: when the
+        // slot was filled meanwhile, the retry reads the value.
+        slot.stamp.load(Ordering::Acquire) == stamp
     }
 
     /// After a `pop` that returned `None`: skips the tombstone at `head`,
