@@ -164,9 +164,10 @@ impl<T> Queue<T> {
         // after their fence see this thread's `head` and waiter flag (see
         // the module docs).
         fence(Ordering::SeqCst);
-        // Acquire: pairs with the Release stamp store of `fill`: when the
-        // slot was filled meanwhile, the retry reads the value.
-        slot.stamp.load(Ordering::Acquire) == stamp
+        // Relaxed: it only decides "still held"; when the slot was filled
+        // meanwhile, `pop` loads the stamp again (Acquire) before it reads
+        // the value.
+        slot.stamp.load(Ordering::Relaxed) == stamp
     }
 
     /// After a `pop` that returned `None`: skips the tombstone at `head`,
