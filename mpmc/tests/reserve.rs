@@ -210,6 +210,86 @@ fn permit_send_wakes_a_receiver_blocked_on_its_slot() {
     });
 }
 
+/// A waker that records that it was woken.
+#[derive(Default)]
+struct Flag(AtomicUsize);
+
+impl Wake for Flag {
+    fn wake(self: Arc<Self>) {
+        self.0.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+impl Flag {
+    /// Whether it was woken since the last call.
+    fn take(&self) -> bool {
+        self.0.swap(0, Ordering::SeqCst) > 0
+    }
+}
+
+/// The same, deterministic: an async receive registered on the held slot
+/// is woken by the permit's send.
+#[test]
+fn permit_send_wakes_a_receive_waiting_on_its_slot() {
+    let (tx, rx) = bounded::<u32>(2);
+    let held = tx.reserve().unwrap();
+    let flag = Arc::new(Flag::default());
+    let waker = Waker::from(Arc::clone(&flag));
+    let mut cx = Context::from_waker(&waker);
+    let mut next = pin!(rx.recv_async());
+    assert!(next.as_mut().poll(&mut cx).is_pending());
+    held.send(5);
+    assert!(flag.take(), "the waiting receive was not woken");
+    assert_eq!(next.as_mut().poll(&mut cx), Poll::Ready(Ok(5)));
+}
+
+/// Receives waiting behind a held permit: the sends behind it wake them
+/// one each, and each finds the held slot and waits again. When the
+/// permit sends, all of them must be woken: each has an item now.
+/// Deterministic (futures polled by hand), so a wake-up of one only
+/// fails every run.
+#[test]
+fn receives_waiting_behind_a_held_permit_are_all_woken_when_it_sends() {
+    const RECEIVES: usize = 3;
+    let (tx, rx) = bounded::<usize>(RECEIVES + 1);
+    let held = tx.reserve().unwrap();
+    let flags: Vec<Arc<Flag>> = (0..RECEIVES).map(|_| Arc::default()).collect();
+    let wakers: Vec<Waker> = flags.iter().map(|f| Waker::from(Arc::clone(f))).collect();
+    let mut receives: Vec<_> = (0..RECEIVES).map(|_| Box::pin(rx.recv_async())).collect();
+    for (fut, waker) in receives.iter_mut().zip(&wakers) {
+        let mut cx = Context::from_waker(waker);
+        assert!(fut.as_mut().poll(&mut cx).is_pending());
+    }
+    for i in 1..RECEIVES {
+        tx.send(i).unwrap();
+    }
+    // The woken ones look again: the held slot is still first.
+    for ((fut, waker), flag) in receives.iter_mut().zip(&wakers).zip(&flags) {
+        if flag.take() {
+            let mut cx = Context::from_waker(waker);
+            assert!(
+                fut.as_mut().poll(&mut cx).is_pending(),
+                "behind a held slot"
+            );
+        }
+    }
+    held.send(0);
+    let woken = flags.iter().filter(|f| f.take()).count();
+    assert_eq!(woken, RECEIVES, "every waiting receive has an item now");
+    let mut got: Vec<usize> = receives
+        .iter_mut()
+        .zip(&wakers)
+        .map(
+            |(fut, waker)| match fut.as_mut().poll(&mut Context::from_waker(waker)) {
+                Poll::Ready(Ok(v)) => v,
+                other => panic!("woken, but {other:?}"),
+            },
+        )
+        .collect();
+    got.sort();
+    assert_eq!(got, (0..RECEIVES).collect::<Vec<_>>());
+}
+
 /// Receivers woken by sends behind a held permit find the permit's slot
 /// and sleep again; when the permit sends, every item must find a
 /// receiver: a wake-up of one receiver only would leave the others asleep
@@ -437,26 +517,33 @@ fn reserve_timeout_succeeds_when_room_comes_in_time() {
 
 #[test]
 fn a_pending_reserve_async_dropped_takes_no_slot_and_passes_its_wake_up_on() {
-    within("dropped ReserveFut", LIMIT, || {
-        let (tx, rx) = bounded::<u8>(1);
-        tx.send(1).unwrap();
-        let mut cx = Context::from_waker(Waker::noop());
-        let mut first = Box::pin(tx.reserve_async());
-        assert!(first.as_mut().poll(&mut cx).is_pending());
-        // A second waiter, parked on another thread.
-        let tx2 = tx.clone();
-        let start = Arc::new(Barrier::new(2));
-        let go = Arc::clone(&start);
-        let waiter = thread::spawn(move || {
-            go.wait();
-            block_on(tx2.reserve_async()).map(|p| p.send(2))
-        });
-        start.wait();
-        assert_eq!(rx.recv(), Ok(1)); // notifies the oldest waiter: `first`
-        drop(first); // never polled again: its wake-up goes on
-        assert_eq!(waiter.join().unwrap(), Ok(()));
-        assert_eq!(rx.recv(), Ok(2));
-    });
+    let (tx, rx) = bounded::<u8>(1);
+    tx.send(1).unwrap();
+    let flags: [Arc<Flag>; 2] = Default::default();
+    let wakers = flags.clone().map(Waker::from);
+    let mut first = Box::pin(tx.reserve_async());
+    let mut second = Box::pin(tx.reserve_async());
+    assert!(
+        first
+            .as_mut()
+            .poll(&mut Context::from_waker(&wakers[0]))
+            .is_pending()
+    );
+    assert!(
+        second
+            .as_mut()
+            .poll(&mut Context::from_waker(&wakers[1]))
+            .is_pending()
+    );
+    assert_eq!(rx.recv(), Ok(1)); // room: the oldest waiter, `first`, is told
+    assert!(flags[0].take() && !flags[1].take());
+    drop(first); // never polled again: took no slot, its wake-up goes on
+    assert!(flags[1].take(), "the wake-up was not passed on");
+    let Poll::Ready(Ok(permit)) = second.as_mut().poll(&mut Context::from_waker(&wakers[1])) else {
+        panic!("the slot the dropped future was told about is free");
+    };
+    permit.send(2);
+    assert_eq!(rx.recv(), Ok(2));
 }
 
 /// A send with a timeout that keeps its value: producers reserve with
@@ -471,72 +558,68 @@ fn random_cancellations_of_reserve_async_lose_and_duplicate_nothing() {
     let per_producer = scaled(20_000, 60) as u32;
     let cancelled = Arc::new(AtomicUsize::new(0));
     let c = Arc::clone(&cancelled);
-    let got = within(
-        "reserve_async cancellations",
-        bound(Duration::from_secs(300)),
-        move || {
-            let (tx, rx) = bounded::<Item>(4);
-            let start = Arc::new(Barrier::new(PRODUCERS + 1));
-            let producers: Vec<_> = (0..PRODUCERS)
-                .map(|p| {
-                    let (tx, go, cancelled) = (tx.clone(), Arc::clone(&start), Arc::clone(&c));
-                    thread::spawn(move || {
-                        let mut rng = Rng::for_thread(39, p);
-                        let waker = Waker::from(Arc::new(Unpark(thread::current())));
-                        let mut cx = Context::from_waker(&waker);
-                        go.wait();
-                        for seq in 0..per_producer {
-                            let item = Item {
-                                producer: p as u32,
-                                seq,
-                            };
-                            // Until a reservation goes through, give up after
-                            // a random number of pending polls.
-                            loop {
-                                let mut fut = pin!(tx.reserve_async());
-                                let polls = rng.below(3);
-                                let mut permit = None;
-                                for _ in 0..=polls {
-                                    if let Poll::Ready(r) = fut.as_mut().poll(&mut cx) {
-                                        permit = Some(r.unwrap());
-                                        break;
-                                    }
-                                    thread::yield_now();
+    let got = within("reserve_async cancellations", LIMIT, move || {
+        let (tx, rx) = bounded::<Item>(4);
+        let start = Arc::new(Barrier::new(PRODUCERS + 1));
+        let producers: Vec<_> = (0..PRODUCERS)
+            .map(|p| {
+                let (tx, go, cancelled) = (tx.clone(), Arc::clone(&start), Arc::clone(&c));
+                thread::spawn(move || {
+                    let mut rng = Rng::for_thread(39, p);
+                    let waker = Waker::from(Arc::new(Unpark(thread::current())));
+                    let mut cx = Context::from_waker(&waker);
+                    go.wait();
+                    for seq in 0..per_producer {
+                        let item = Item {
+                            producer: p as u32,
+                            seq,
+                        };
+                        // Until a reservation goes through, give up after
+                        // a random number of pending polls.
+                        loop {
+                            let mut fut = pin!(tx.reserve_async());
+                            let polls = rng.below(3);
+                            let mut permit = None;
+                            for _ in 0..=polls {
+                                if let Poll::Ready(r) = fut.as_mut().poll(&mut cx) {
+                                    permit = Some(r.unwrap());
+                                    break;
                                 }
-                                match permit {
-                                    Some(permit) => {
-                                        // Until enough cancellations have happened,
-                                        // mostly drop the permit itself and reserve
-                                        // again.
-                                        if rng.below(4) != 0
-                                            && cancelled.load(Ordering::Relaxed) < cancellations
-                                        {
-                                            drop(permit);
-                                            cancelled.fetch_add(1, Ordering::Relaxed);
-                                            continue;
-                                        }
-                                        permit.send(item);
-                                        break;
-                                    }
-                                    None => {
+                                thread::yield_now();
+                            }
+                            match permit {
+                                Some(permit) => {
+                                    // Until enough cancellations have happened,
+                                    // mostly drop the permit itself and reserve
+                                    // again.
+                                    if rng.below(4) != 0
+                                        && cancelled.load(Ordering::Relaxed) < cancellations
+                                    {
+                                        drop(permit);
                                         cancelled.fetch_add(1, Ordering::Relaxed);
+                                        continue;
                                     }
+                                    permit.send(item);
+                                    break;
+                                }
+                                None => {
+                                    cancelled.fetch_add(1, Ordering::Relaxed);
                                 }
                             }
                         }
-                    })
+                    }
                 })
-                .collect();
-            drop(tx);
-            start.wait();
-            let mut got = Vec::new();
-            while let Ok(item) = rx.recv() {
-                got.push(item);
-            }
-            producers.into_iter().for_each(|p| p.join().unwrap());
-            got
-        },
-    );
+            })
+            .collect();
+        drop(tx);
+        start.wait();
+        let mut got = Vec::new();
+        while let Ok(item) = rx.recv() {
+            got.push(item);
+        }
+        producers.into_iter().for_each(|p| p.join().unwrap());
+        got
+    });
     assert_exactly_once_in_order(
         "reserve_async cancellations",
         PRODUCERS,

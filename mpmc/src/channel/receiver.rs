@@ -31,7 +31,8 @@ pub struct Receiver<T> {
 
 impl<T> Receiver<T> {
     /// Receives an item if there is one now, without blocking:
-    /// [`TryRecvError::Empty`] when there is none, and
+    /// [`TryRecvError::Empty`] when there is none (or the next slot is
+    /// held by a [`Permit`](crate::channel::Permit) not sent yet), and
     /// [`TryRecvError::Disconnected`] when there is none and every sender
     /// is gone (what was sent before is still received first).
     ///
