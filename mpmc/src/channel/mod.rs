@@ -57,8 +57,8 @@ pub use stream::RecvStream;
 pub use timer::{after, never, tick};
 pub use weak::WeakSender;
 
-use crate::sync::AtomicUsize;
 use crate::sync::blocking::{Arc, AtomicBool, Ordering};
+use crate::sync::{AtomicUsize, Backoff};
 use crate::{CapacityError, Queue};
 use timer::Timer;
 use waiters::Waiters;
@@ -188,33 +188,36 @@ impl<T> Shared<T> {
     /// through here (or, for `try_recv`'s fast path, the same call).
     #[inline]
     pub(crate) fn pop(&self) -> Option<T> {
+        let backoff = Backoff::new();
         loop {
             if let Some(v) = self.queue.pop() {
                 return Some(v);
             }
-            if !self.skip_tombstone() {
-                return None;
+            match self.skip_tombstone() {
+                None => return None,
+                Some(true) => {}
+                // Another thread's skip of it is under way (it has moved
+                // `head`, or this thread's `head` was stale): let it
+                // finish, then look again.
+                Some(false) => backoff.snooze(),
             }
         }
     }
 
     /// After a pop found no item: skips a tombstone at `head` (a dropped
-    /// permit's slot) and returns whether there was one (then pop again).
-    /// The thread whose skip (a SeqCst claim of `head`, which
+    /// permit's slot). `None`: there was none; `Some(won)`: there was, and
+    /// this thread skipped it (`won`) or another did or does (then pop
+    /// again). The thread whose skip (a SeqCst claim of `head`, which
     /// `load_after_claim` follows) freed the slot wakes a blocked sender, as
     /// after a receive.
     #[cold]
     #[inline(never)]
-    pub(crate) fn skip_tombstone(&self) -> bool {
-        match self.queue.skip_tombstone_at_head() {
-            None => false,
-            Some(won) => {
-                if won {
-                    let _ = self.send_waiters.notify_one();
-                }
-                true
-            }
+    pub(crate) fn skip_tombstone(&self) -> Option<bool> {
+        let won = self.queue.skip_tombstone_at_head()?;
+        if won {
+            let _ = self.send_waiters.notify_one();
         }
+        Some(won)
     }
 
     /// Drops every item `next` takes out of the queue, in order. If a

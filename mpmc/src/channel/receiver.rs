@@ -73,7 +73,7 @@ impl<T> Receiver<T> {
         }
         // A dropped permit's tombstone at `head`: skip it and look again
         // (`pop_cold` skips any more of them).
-        if shared.skip_tombstone() {
+        if shared.skip_tombstone().is_some() {
             if let Some(v) = self.pop_cold() {
                 return Ok(v);
             }
