@@ -709,3 +709,23 @@ fn a_send_arm_dropped_behind_items_is_skipped_by_a_blocked_receiver() {
         assert_eq!(receiver.join().unwrap(), (Ok(1), Ok(3)));
     });
 }
+
+// ---- panicking destructors ----
+
+/// The last receiver's drop panics on an item's destructor; the items
+/// left are leaked, the ones behind a dropped permit's tombstone too, so
+/// the unwind that then drops the channel drops none of them (a second
+/// panicking destructor while unwinding would abort the process).
+#[test]
+fn a_panicking_drop_leaks_the_items_behind_a_tombstone_instead_of_aborting() {
+    let drops = DropCounter::leaked();
+    let dropped = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let (tx, rx) = bounded(3);
+        tx.send(drops.item_panicking_on_drop(0)).unwrap();
+        drop(tx.reserve().unwrap()); // not the oldest: a tombstone
+        tx.send(drops.item_panicking_on_drop(1)).unwrap();
+        drop(rx); // panics on item 0; the unwind drops `tx`, the last handle
+    }));
+    assert!(dropped.is_err());
+    assert_eq!((drops.drops_of(0), drops.drops_of(1)), (1, 0));
+}

@@ -232,8 +232,15 @@ impl<T> Shared<T> {
         struct LeakTheRest<'a, T>(&'a Queue<T>);
         impl<T> Drop for LeakTheRest<'_, T> {
             fn drop(&mut self) {
-                while let Some(item) = self.0.pop() {
-                    core::mem::forget(item);
+                // Past dropped permits' tombstones too: the queue's own
+                // drop must find no item it could drop while unwinding.
+                loop {
+                    while let Some(item) = self.0.pop() {
+                        core::mem::forget(item);
+                    }
+                    if self.0.skip_tombstone_at_head().is_none() {
+                        break;
+                    }
                 }
             }
         }
