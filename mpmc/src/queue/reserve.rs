@@ -34,6 +34,16 @@
 //!   (the claim of a pop); whoever wins it, and only that thread, frees the
 //!   slot for the next lap (stamp `position + one_lap`), as a pop does.
 //!
+//! The tombstone and the freed stamp after it are Relaxed: they hand no
+//! value over. What must still be ordered is last lap's read of the slot
+//! before the next lap's write into it, and `tail` orders it: the holder
+//! acquired that read (its claim's Acquire stamp load) before its claim's
+//! CAS of `tail`, and the next lap's producer claims by a CAS of `tail`
+//! that reads from that CAS's release sequence (every write of `tail` is
+//! a CAS, but for the one of a closed queue, after which no claim
+//! succeeds). A pop-freed slot has no such link (its last reader took no
+//! part in `tail`), which is why a pop's freeing store is a Release.
+//!
 //! # The store→load pair of a release
 //!
 //! A release stores the tombstone, runs a `fence(SeqCst)`, then loads
@@ -104,13 +114,16 @@ impl<T> Queue<T> {
     /// As for [`fill`](Self::fill).
     pub(crate) unsafe fn release(&self, position: Position) -> bool {
         let slot = self.slot(position);
-        // Release pairs with the Acquire stamp load of whoever skips the
-        // tombstone (`skip_tombstone_at_head`, a producer's stamp load): the
-        // chain from last lap's read of the value (through our claim's
-        // Acquire) reaches the next lap's producer through the skipper's
-        // Release store of the freed stamp.
+        // Relaxed: a tombstone hands no data over. The one access it must
+        // order, last lap's read of the value, before the next lap's write,
+        // is ordered by `tail`: this thread acquired that read (its claim's
+        // Acquire stamp load) before its claim's CAS on `tail` (SeqCst, so
+        // a release), and the next lap's producer claims with a CAS on
+        // `tail` (an acquire) that reads from a later link of that CAS's
+        // release sequence (every write of `tail` is a CAS, but for a
+        // closed queue's, after which nobody claims). See the module docs.
         slot.stamp
-            .store(position.wrapping_add(TOMBSTONE), Ordering::Release);
+            .store(position.wrapping_add(TOMBSTONE), Ordering::Relaxed);
         // SeqCst fence: pairs with the fence of `pop`'s held-slot branch
         // (see the module docs): either that consumer's stamp load sees
         // the tombstone, or the `head` load below sees its position.
@@ -140,13 +153,11 @@ impl<T> Queue<T> {
             return false;
         }
         self.held.fetch_sub(1, Ordering::Relaxed);
-        // Release pairs with the Acquire stamp load of the next lap's
-        // producer: everything that happened to the slot before (the
-        // tombstone's holder acquired last lap's read of the value) happens
-        // before its write.
+        // Relaxed: the next lap's producer needs only the value; its write
+        // is ordered after last lap's read through `tail` (see `release`).
         self.slot(position)
             .stamp
-            .store(position.wrapping_add(self.one_lap), Ordering::Release);
+            .store(position.wrapping_add(self.one_lap), Ordering::Relaxed);
         true
     }
 
@@ -177,12 +188,10 @@ impl<T> Queue<T> {
     /// pops again.
     pub(crate) fn skip_tombstone_at_head(&self) -> Option<bool> {
         let head = self.head.load(Ordering::Relaxed);
-        // Acquire: pairs with the Release tombstone store in `release`: the
-        // skip frees the slot for the next lap's producer, which must come
-        // after everything its holder did (see `skip`). The caller's `pop`
-        // ran its held-slot fence after it loaded this `head`, so a
-        // tombstone it saw there is seen here.
-        let stamp = self.slot(head).stamp.load(Ordering::Acquire);
+        // Relaxed: a tombstone hands no data over (see `release`). The
+        // caller's `pop` ran its held-slot fence after it loaded this
+        // `head`, so a tombstone it saw there is seen here.
+        let stamp = self.slot(head).stamp.load(Ordering::Relaxed);
         (stamp == head.wrapping_add(TOMBSTONE)).then(|| self.skip(head))
     }
 
