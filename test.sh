@@ -305,6 +305,9 @@ MIRI_SUBSET=(
     # hotq-mpmc's rendezvous channels, bounded(0): blocking, timed, async
     # and select hand-offs, cancelled receives (issue 38).
     "-p hotq-mpmc --test rendezvous"
+    # hotq-mpmc's reservations: Permit, reserve and its timed and async
+    # forms, a select's send arm dropped unsent.
+    "-p hotq-mpmc --test reserve"
     "-p hotq-disruptor --lib --test drops --test panic --test dropped_stages"
     "-p hotq-spsc --lib --test drops --test edge --test linearizability --test waiting --test count_waits"
     "-p hotq-mpmc --lib"
@@ -381,7 +384,7 @@ TSAN_DISRUPTOR="-p hotq-disruptor --test stress --test topology --test blocking 
 TSAN_DISRUPTOR_REST="--test dropped_stages --test drop_never_hangs --test publish_timeout --test state --test ported_disruptor_rs"
 # The select, timer and flow-control tests: 10 s together after the
 # instrumented build (2026-12-05).
-TSAN_CHANNELS="-p hotq-mpmc --test channel --test channel_linearizability --test select --test timer --test flow --test select_spsc --test rendezvous"
+TSAN_CHANNELS="-p hotq-mpmc --test channel --test channel_linearizability --test select --test timer --test flow --test select_spsc --test rendezvous --test reserve"
 # hotq-spsc's waiting tests (debug sizes: 50,000 items per case): 3 s of
 # test time here, after the instrumented build.
 TSAN_SUBSET=(

@@ -36,7 +36,7 @@ enum Op {
 fuzz_target!(|input: Input| {
     let capacity = 1 + input.capacity as usize % 9;
     let start = if input.near_wrap {
-        let one_lap = (capacity + 1).next_power_of_two();
+        let one_lap = (capacity + 3).next_power_of_two(); // the queue's
         u64::MAX - (input.laps_before_wrap as usize % 4 * one_lap) as u64
     } else {
         0

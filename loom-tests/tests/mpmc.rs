@@ -15,6 +15,9 @@ mod flow;
 /// The rendezvous channel's models (`tests/mpmc/rendezvous.rs`).
 #[path = "mpmc/rendezvous.rs"]
 mod rendezvous;
+/// The permits' models (`tests/mpmc/reserve.rs`).
+#[path = "mpmc/reserve.rs"]
+mod reserve;
 /// The select's models (`tests/mpmc/select.rs`).
 #[path = "mpmc/select.rs"]
 mod select;

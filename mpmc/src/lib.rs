@@ -140,6 +140,19 @@
 //! - with the `spsc` feature a [`Select`] also takes hotq-spsc's halves
 //!   as arms (`recv_spsc`, `send_spsc`); the `select!` macro does not.
 //!
+//! ## Compared with tokio's `mpsc::channel`
+//!
+//! [`Sender::reserve`] (with `try_`, timed and async forms) gives a
+//! [`Permit`] as tokio's does, with one difference: tokio's permit holds
+//! *capacity*, this one holds a *place*, the slot at the tail of the queue
+//! when it was made. Items sent after the reserve are received after the
+//! permit's item (tokio's may overtake it), and a receiver that reaches a
+//! held slot waits there, as on an empty channel, until the permit sends
+//! or is dropped; items sent before it, and other senders' use of the
+//! other free slots, are not held up. A permit dropped unsent gives its
+//! slot back at once when it is the oldest, else when the receivers reach
+//! it. Hold permits briefly.
+//!
 //! ```
 //! // was: use crossbeam_channel::{bounded, RecvTimeoutError};
 //! use hotq_mpmc::{CapacityError, RecvTimeoutError, bounded, try_bounded};
@@ -192,6 +205,51 @@
 //!     sum // the sender is gone and the channel empty
 //! });
 //! assert_eq!(sum, 6);
+//! ```
+//!
+//! An async send with a timeout that keeps its value: a timeout around
+//! `send_async` drops the future and the value in it, but one around
+//! [`reserve_async`](Sender::reserve_async) drops only the reservation
+//! (which takes no slot), and the [`Permit`] it gives sends without
+//! waiting. Any runtime's `timeout` (or a `select!` arm) does; here a
+//! hand-made one:
+//!
+//! ```
+//! use std::future::Future;
+//! use std::time::{Duration, Instant};
+//!
+//! /// `fut`'s output, or `None` once `limit` has passed (the future is then
+//! /// dropped pending, as a runtime's timeout drops it).
+//! fn timeout<F: Future>(limit: Duration, fut: F) -> Option<F::Output> {
+//!     let deadline = Instant::now() + limit;
+//!     let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+//!     let mut fut = std::pin::pin!(fut);
+//!     while Instant::now() < deadline {
+//!         if let std::task::Poll::Ready(v) = fut.as_mut().poll(&mut cx) {
+//!             return Some(v);
+//!         }
+//!         std::thread::yield_now();
+//!     }
+//!     None
+//! }
+//!
+//! let (tx, rx) = hotq_mpmc::bounded(1);
+//! tx.send(String::from("first")).unwrap(); // full
+//! let value = String::from("second");
+//! let kept = match timeout(Duration::from_millis(10), tx.reserve_async()) {
+//!     Some(Ok(permit)) => {
+//!         permit.send(value);
+//!         None
+//!     }
+//!     Some(Err(_disconnected)) => unreachable!("the receiver is alive"),
+//!     None => Some(value), // timed out: the value is still here
+//! };
+//! let value = kept.expect("the channel stayed full");
+//! assert_eq!(rx.recv().unwrap(), "first");
+//! // Room now: the same value goes in.
+//! let permit = timeout(Duration::from_secs(10), tx.reserve_async()).unwrap().unwrap();
+//! permit.send(value);
+//! assert_eq!(rx.recv().unwrap(), "second");
 //! ```
 //!
 //! A graceful shutdown: the consumer closes the channel, which refuses
@@ -385,10 +443,10 @@ struct ReadmeDoctests;
 pub use channel::RecvStream;
 #[cfg(feature = "std")]
 pub use channel::{
-    DisconnectedFut, ReadyTimeoutError, Receiver, RecvError, RecvManyFut, RecvTimeoutError, Select,
-    SelectTimeoutError, SelectedOperation, SendError, SendTimeoutError, Sender, TryReadyError,
-    TryRecvError, TrySelectError, TrySendError, WeakSender, after, bounded, never, tick,
-    try_bounded,
+    DisconnectedFut, Permit, ReadyTimeoutError, Receiver, RecvError, RecvManyFut, RecvTimeoutError,
+    ReserveFut, Select, SelectTimeoutError, SelectedOperation, SendError, SendTimeoutError, Sender,
+    TryReadyError, TryRecvError, TrySelectError, TrySendError, WeakSender, after, bounded, never,
+    tick, try_bounded,
 };
 #[cfg(all(loom, feature = "std"))]
 #[doc(hidden)]

@@ -5,7 +5,8 @@
 //! A *position* is a `Position` (a `u64` wherever the target has 64-bit
 //! atomics, else a `usize`) that packs `{lap, index}`: the low bits hold
 //! the slot index (`0..capacity`), the high bits count laps in steps of
-//! `one_lap`, the smallest power of two above `capacity`. Stepping a
+//! `one_lap`, the smallest power of two above `capacity + 2` (room for the
+//! stamps of a held slot, below). Stepping a
 //! position moves to the next index, or from the last index to index 0 of
 //! the next lap; laps wrap around at `Position::MAX + 1` (`wrapping_add`),
 //! and every comparison below is an equality, so the wrap itself is
@@ -27,16 +28,20 @@
 //! |---|---|
 //! | `{lap, i}` (= the position) | empty, ready for the producer of position `{lap, i}` |
 //! | `{lap, i} + 1` | holds the item of position `{lap, i}`, ready for its consumer |
+//! | `{lap, i} + 2` | held: reserved for a value to come (a channel's permit; `queue/reserve.rs`) |
+//! | `{lap, i} + 3` | a tombstone: a held slot given up, to be skipped by the next consumer |
 //!
 //! A producer at position `p` claims the slot by a CAS of `tail` from `p`
 //! to the next position, only when the slot's stamp is `p`; it writes the
 //! value and publishes it by storing the stamp `p + 1`. A consumer at `p`
 //! claims by a CAS of `head` only when the stamp is `p + 1`, reads the
 //! value, and frees the slot for the next lap by storing `p + one_lap`.
-//! Because `index + 1 <= capacity < one_lap`, a full slot's stamp never
-//! carries into the lap bits: slot `i` holds a value exactly when its stamp's
-//! low bits are `i + 1`, whatever `head` and `tail` say ([`Drop`] relies on
-//! this).
+//! Because `index + 3 <= capacity + 2 < one_lap`, no stamp of a slot
+//! carries into the lap bits: slot `i` holds a value exactly when its
+//! stamp's low bits are `i + 1`, whatever `head` and `tail` say ([`Drop`]
+//! relies on this). Only the channels hold slots (crate-private calls);
+//! a consumer meets the last two stamps only in its slow branch, which
+//! reads a held slot at `head` as "empty for now" and skips a tombstone.
 //!
 //! # Closing
 //!
@@ -68,12 +73,22 @@ use crossbeam_utils::CachePadded;
 
 use crate::CapacityError;
 use crate::sync::{
-    AtomicPosition, Backoff, Ordering, Position, Seam, UnsafeCell, fence, prefetch_read, seam,
+    AtomicPosition, AtomicUsize, Backoff, Ordering, Position, Seam, UnsafeCell, fence,
+    prefetch_read, seam,
 };
 
 // A push in two steps, for a select's send arm (channels only).
 #[cfg(feature = "std")]
 mod claim;
+// Held slots and tombstones: a channel's permits (channels only).
+#[cfg(feature = "std")]
+mod reserve;
+
+/// A reserved slot's stamp, as an offset from its position
+/// (`queue/reserve.rs`).
+const RESERVED: Position = 2;
+/// A tombstone's stamp, as an offset from its position.
+const TOMBSTONE: Position = 3;
 
 /// How far ahead of the slot it pops a consumer prefetches, in bytes:
 /// hotq-disruptor's distance (`disruptor/src/processor.rs`, measured there).
@@ -151,9 +166,15 @@ pub struct Queue<T> {
     slots: Box<[Slot<T>]>,
     /// What the caller asked for: the most items the queue holds at once.
     capacity: usize,
-    /// The smallest power of two above `capacity`: a position's low bits
-    /// (`one_lap - 1`) are the index, the rest the lap.
+    /// The smallest power of two above `capacity + 2`: a position's low
+    /// bits (`one_lap - 1`) are the index, the rest the lap.
     one_lap: Position,
+    /// Slots between `head` and `tail` that hold no item: reserved, or
+    /// tombstones not skipped yet (`queue/reserve.rs`); `len` leaves them
+    /// out. Written only by the channels' permits and by the thread that
+    /// skips a tombstone, on a line of its own so that those writes do not
+    /// touch the line of the fields every operation reads.
+    held: CachePadded<AtomicUsize>,
 }
 
 /// One slot: a value and the stamp that says whose turn it is.
@@ -253,8 +274,10 @@ impl<T> Queue<T> {
         if capacity == 0 {
             return Err(CapacityError::Zero);
         }
+        // Above `capacity + 2`: the low bits hold `index + 3` for the
+        // highest index (a tombstone, see the module docs) without a carry.
         let one_lap = capacity
-            .checked_add(1)
+            .checked_add(3)
             .and_then(usize::checked_next_power_of_two)
             .ok_or(CapacityError::TooLarge)? as Position;
         let bytes = capacity
@@ -281,6 +304,7 @@ impl<T> Queue<T> {
             slots: slots.into_boxed_slice(),
             capacity,
             one_lap,
+            held: CachePadded::new(AtomicUsize::new(0)),
         })
     }
 
@@ -294,7 +318,15 @@ impl<T> Queue<T> {
     /// assert_eq!(q.push(2), Err(2));
     /// ```
     pub fn push(&self, value: T) -> Result<(), T> {
-        let pushed = self.push_or_else(value, |value, tail, _, _, _| {
+        let pushed = self.push_or_else(value, |value, tail, _, _, stamp| {
+            // The oldest slot a tombstone (a channel's dropped permit): skip
+            // it and look again.
+            #[cfg(feature = "std")]
+            if self.skip_oldest_tombstone(tail, stamp) {
+                return Continue(value);
+            }
+            #[cfg(not(feature = "std"))]
+            let _ = stamp;
             // The slot at `tail` is taken: the queue is full if `head` is a
             // whole lap behind (even if the producer of that slot has not
             // published yet: its push is ordered before ours by its claim),
@@ -340,6 +372,12 @@ impl<T> Queue<T> {
     pub(crate) fn force_push_or_closed(&self, value: T) -> Result<Option<T>, T> {
         let pushed = self.push_or_else(value, |value, tail, new_tail, slot, stamp| {
             if stamp.wrapping_add(self.one_lap) != tail.wrapping_add(1) {
+                // The oldest slot a tombstone: skip it and look again. (A
+                // reserved one is waited for: a permit is no item to evict.)
+                #[cfg(feature = "std")]
+                if self.skip_oldest_tombstone(tail, stamp) {
+                    return Continue(value);
+                }
                 // Relaxed: the jumped `tail` was loaded before the fence
                 // `push_or_else` ran, which orders this load after it.
                 if is_closed_gap(tail.wrapping_sub(self.head.load(Ordering::Relaxed))) {
@@ -600,7 +638,20 @@ impl<T> Queue<T> {
                     }
                 }
             } else {
-                if !moved_past(stamp, head.wrapping_add(1)) {
+                // A held slot at `head` (a channel's permit,
+                // `queue/reserve.rs`): no item for now. (A tombstone is
+                // the channel's to skip: the skip frees a slot, which it
+                // tells a blocked sender.)
+                let held = stamp.wrapping_sub(head);
+                if held == RESERVED || held == TOMBSTONE {
+                    if self.still_held(slot, stamp) {
+                        return None; // no item for now
+                    }
+                    // Filled or given up meanwhile: look again, below.
+                    // (Through the one back edge of the slow branch: a
+                    // second one cost the fast path 2 instructions of loop
+                    // alignment and a jump, callgrind.)
+                } else if !moved_past(stamp, head.wrapping_add(1)) {
                     // The slot holds no item for this lap: it is empty, its
                     // producer is between claim and publish, or last lap's
                     // item is still in it (its consumer, or a `force_push`
@@ -661,6 +712,16 @@ impl<T> Queue<T> {
     /// ```
     #[must_use]
     pub fn len(&self) -> usize {
+        // Held slots (a channel's permits) are no items. Relaxed, and read
+        // apart from the pair below: a permit taken or given back during
+        // the call may be counted or not (the result stays within
+        // `0..=capacity`).
+        let held = self.held.load(Ordering::Relaxed);
+        self.raw_len().saturating_sub(held)
+    }
+
+    /// `len` counting held slots: what `head` and `tail` say.
+    fn raw_len(&self) -> usize {
         loop {
             // Acquire on `tail`: pairs with the producer's claim (SeqCst
             // CAS ⊇ Release), which came after the slot was freed, so the
@@ -706,7 +767,8 @@ impl<T> Queue<T> {
     /// ```
     #[must_use]
     pub fn is_full(&self) -> bool {
-        self.len() == self.capacity
+        // Held slots count: a full queue refuses a push.
+        self.raw_len() == self.capacity
     }
 
     /// Whether the slot `ahead` positions past `tail` is free for its

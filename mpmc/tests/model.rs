@@ -144,7 +144,7 @@ proptest! {
         ops in prop::collection::vec(op(), 100..300),
         drain in 0usize..12,
     ) {
-        let lap = (capacity + 1).next_power_of_two();
+        let lap = (capacity + 3).next_power_of_two(); // the queue's `one_lap`
         let k = laps * lap + offset % lap;
         let q = Queue::with_initial_position(capacity, u64::MAX - k as u64).unwrap();
         check(q, capacity, &ops, drain)?;
@@ -157,7 +157,7 @@ proptest! {
 #[test]
 fn fixed_walks_across_the_wrap_match_the_model() {
     for capacity in 1usize..=9 {
-        let lap = (capacity + 1).next_power_of_two();
+        let lap = (capacity + 3).next_power_of_two(); // the queue's `one_lap`
         for k in 0..40 {
             let q = Queue::with_initial_position(capacity, u64::MAX - k as u64).unwrap();
             // Fill (one push too many), then pop, push and force_push

@@ -21,6 +21,11 @@ impl<T> Sender<T> {
     /// the value goes to a waiting receiver (`Ok(None)`) or, with none
     /// waiting, is itself the one evicted (`Ok(Some(value))`).
     ///
+    /// A [`Permit`](crate::channel::Permit) is no item to evict: while the
+    /// oldest slot of a full channel is a held permit, this waits (spinning,
+    /// then yielding) until the permit sends or is dropped. Do not call it
+    /// while this thread holds that permit.
+    ///
     /// ```
     /// let (tx, rx) = hotq_mpmc::bounded(2);
     /// assert_eq!(tx.force_send(1), Ok(None));
@@ -53,7 +58,7 @@ impl<T> Sender<T> {
         if shared.recv_waiters.notify_one() {
             // The last receiver left meanwhile: drop what its drain may
             // have missed, as `try_send` does.
-            shared.drop_all(|| shared.queue.pop());
+            shared.drop_all(|| shared.pop());
         }
         Ok(evicted)
     }

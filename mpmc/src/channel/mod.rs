@@ -37,6 +37,7 @@ mod force;
 mod future;
 mod iter;
 mod receiver;
+mod reserve;
 mod select;
 mod select_error;
 mod select_macro;
@@ -58,6 +59,7 @@ pub use error::{
 pub use future::{RecvFut, SendFut};
 pub use iter::{IntoIter, Iter, TryIter};
 pub use receiver::Receiver;
+pub use reserve::{Permit, ReserveFut};
 pub use select::{Select, SelectedOperation};
 pub use select_error::{ReadyTimeoutError, SelectTimeoutError, TryReadyError, TrySelectError};
 pub use sender::Sender;
@@ -66,8 +68,8 @@ pub use stream::RecvStream;
 pub use timer::{after, never, tick};
 pub use weak::WeakSender;
 
-use crate::sync::AtomicUsize;
 use crate::sync::blocking::{Arc, AtomicBool, Ordering};
+use crate::sync::{AtomicUsize, Backoff};
 use crate::{CapacityError, Queue};
 use timer::Timer;
 use waiters::Waiters;
@@ -239,6 +241,44 @@ impl<T> Shared<T> {
         self.closed_waiters.close();
     }
 
+    /// Pops an item, as `Queue::pop`; a tombstone skipped on the way (a
+    /// dropped permit's slot, `reserve.rs`) frees a slot, so a blocked
+    /// sender is woken, as after a receive. Every pop of a channel goes
+    /// through here (or, for `try_recv`'s fast path, the same call).
+    #[inline]
+    pub(crate) fn pop(&self) -> Option<T> {
+        let backoff = Backoff::new();
+        loop {
+            if let Some(v) = self.queue.pop() {
+                return Some(v);
+            }
+            match self.skip_tombstone() {
+                None => return None,
+                Some(true) => {}
+                // Another thread's skip of it is under way (it has moved
+                // `head`, or this thread's `head` was stale): let it
+                // finish, then look again.
+                Some(false) => backoff.snooze(),
+            }
+        }
+    }
+
+    /// After a pop found no item: skips a tombstone at `head` (a dropped
+    /// permit's slot). `None`: there was none; `Some(won)`: there was, and
+    /// this thread skipped it (`won`) or another did or does (then pop
+    /// again). The thread whose skip (a SeqCst claim of `head`, which
+    /// `load_after_claim` follows) freed the slot wakes a blocked sender, as
+    /// after a receive.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn skip_tombstone(&self) -> Option<bool> {
+        let won = self.queue.skip_tombstone_at_head()?;
+        if won {
+            let _ = self.send_waiters.notify_one();
+        }
+        Some(won)
+    }
+
     /// Drops every item `next` takes out of the queue, in order. If a
     /// destructor panics, the panic goes on to the caller and the items
     /// still inside are taken out and leaked, not dropped: the unwind may
@@ -251,8 +291,15 @@ impl<T> Shared<T> {
         struct LeakTheRest<'a, T>(&'a Queue<T>);
         impl<T> Drop for LeakTheRest<'_, T> {
             fn drop(&mut self) {
-                while let Some(item) = self.0.pop() {
-                    core::mem::forget(item);
+                // Past dropped permits' tombstones too: the queue's own
+                // drop must find no item it could drop while unwinding.
+                loop {
+                    while let Some(item) = self.0.pop() {
+                        core::mem::forget(item);
+                    }
+                    if self.0.skip_tombstone_at_head().is_none() {
+                        break;
+                    }
                 }
             }
         }

@@ -31,7 +31,8 @@ pub struct Receiver<T> {
 
 impl<T> Receiver<T> {
     /// Receives an item if there is one now, without blocking:
-    /// [`TryRecvError::Empty`] when there is none, and
+    /// [`TryRecvError::Empty`] when there is none (or the next slot is
+    /// held by a [`Permit`](crate::channel::Permit) not sent yet), and
     /// [`TryRecvError::Disconnected`] when there is none and every sender
     /// is gone (what was sent before is still received first).
     ///
@@ -63,6 +64,7 @@ impl<T> Receiver<T> {
     }
 
     #[cold]
+    #[inline(never)]
     fn empty_or_disconnected(&self) -> Result<T, TryRecvError> {
         let shared = &*self.shared;
         if let Some(timer) = &shared.timer {
@@ -72,6 +74,13 @@ impl<T> Receiver<T> {
         if let Some(zero) = &shared.zero {
             // A rendezvous channel's queue is always empty (`zero.rs`).
             return zero.try_recv();
+        }
+        // A dropped permit's tombstone at `head`: skip it and look again
+        // (`pop_cold` skips any more of them).
+        if shared.skip_tombstone().is_some() {
+            if let Some(v) = self.pop_cold() {
+                return Ok(v);
+            }
         }
         // Relaxed, and still ordered: once the flag is seen, every send made
         // before the last sender left must be visible to the pop below, so
@@ -85,7 +94,13 @@ impl<T> Receiver<T> {
         if !shared.disconnected.load(Ordering::Relaxed) {
             return Err(TryRecvError::Empty);
         }
-        self.pop_cold().ok_or(TryRecvError::Disconnected)
+        match self.pop_cold() {
+            Some(v) => Ok(v),
+            // Closed (`Receiver::close`) with a permit still held: it is
+            // delivered later (`reserve.rs`), so not drained yet.
+            None if !shared.queue.is_drained() => Err(TryRecvError::Empty),
+            None => Err(TryRecvError::Disconnected),
+        }
     }
 
     /// `try_recv`'s pop and notification, off the hot path: keeping
@@ -93,7 +108,7 @@ impl<T> Receiver<T> {
     /// there.
     #[inline(never)]
     fn pop_cold(&self) -> Option<T> {
-        let v = self.shared.queue.pop()?;
+        let v = self.shared.pop()?;
         // (`CLOSED` here would say the senders are gone: nothing to do.)
         let _ = self.shared.send_waiters.notify_one();
         Some(v)

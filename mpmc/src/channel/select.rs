@@ -28,10 +28,12 @@
 //! notification on if it completes another one (see `context.rs`).
 //!
 //! A receive arm takes its item during the select (the item waits in the
-//! [`SelectedOperation`]); a send arm claims its slot during the select
-//! (`Queue::claim`) and writes the value when the caller gives it to
-//! [`SelectedOperation::send`]. Meanwhile receivers that reach that slot
-//! wait for it, as behind a producer preempted mid-push.
+//! [`SelectedOperation`]); a send arm reserves its slot during the select
+//! (`Queue::reserve`, as a `Permit` does: `reserve.rs`) and fills it when
+//! the caller gives the value to [`SelectedOperation::send`]. Meanwhile
+//! receivers that reach that slot find the channel empty for now; a
+//! `SelectedOperation` dropped unsent gives the slot back (a tombstone)
+//! before it panics, so they go on to the next items.
 //!
 //! On a rendezvous channel (`bounded(0)`, `zero.rs`) a completing select's
 //! receive arm waits as a receiver (a sender hands its entry a value, which
@@ -100,8 +102,9 @@ pub(super) trait Operand {
 pub(super) enum Done {
     /// A receive took this item.
     Received(Item),
-    /// A send claimed this position of the queue (`Queue::claim`).
-    Claimed(Position),
+    /// A send reserved this position of the queue (`Queue::reserve`);
+    /// `release` gives it back unfilled, given the channel's address.
+    Claimed(Position, unsafe fn(*const (), Position)),
     /// A send on a rendezvous channel claimed a waiting receiver
     /// (`zero.rs`).
     Handing(Claim),
@@ -250,7 +253,20 @@ impl<T> Operand for Sender<T> {
                 Err(()) => Some(Done::Disconnected),
             };
         }
-        shared.queue.claim().map(Done::Claimed)
+        /// Releases the reserved `position` of the channel at `channel`.
+        ///
+        /// # Safety
+        ///
+        /// `channel` is a live `Shared<T>`'s address, and `position` its
+        /// queue's reservation, neither filled nor released.
+        unsafe fn release<T>(channel: *const (), position: Position) {
+            // SAFETY: the caller's promise.
+            unsafe { (*channel.cast::<Shared<T>>()).release(position) }
+        }
+        shared
+            .queue
+            .reserve()
+            .map(|position| Done::Claimed(position, release::<T>))
     }
 
     fn is_ready(&self) -> bool {
@@ -798,10 +814,10 @@ impl fmt::Debug for Select<'_> {
 /// # Panics
 ///
 /// Dropping it without completing its operation panics (as
-/// `crossbeam_channel`'s does): a receive's item is dropped with it, and
-/// a send's claimed slot stays claimed for ever, so that the channel's
-/// receivers, and the last receiver's drop, wait for it for ever (as with
-/// `crossbeam_channel`). Complete it at once, as the macros do.
+/// `crossbeam_channel`'s does): a receive's item is dropped with it, and a
+/// send's reserved slot is given back first (as a dropped
+/// [`Permit`](crate::channel::Permit)'s), so the receivers go on to the
+/// next items. Complete it at once, as the macros do.
 ///
 /// ```should_panic
 /// let (tx, rx) = hotq_mpmc::bounded(1);
@@ -862,18 +878,12 @@ impl SelectedOperation<'_> {
             "passed a sender that was not selected"
         );
         match self.done.take() {
-            Some(Done::Claimed(position)) => {
-                let shared = &*s.shared;
-                // SAFETY: `Select` claimed `position` on this channel's
+            Some(Done::Claimed(position, _)) => {
+                // SAFETY: `Select` reserved `position` on this channel's
                 // queue (checked above) for this operation, and `done`
-                // held it until now: written once.
-                unsafe { shared.queue.write_claimed(position, msg) };
-                // After the claim: as in `try_send` (see `waiters.rs`).
-                if shared.recv_waiters.notify_one() {
-                    // The last receiver left meanwhile: drop what is left,
-                    // as `try_send` does.
-                    shared.drop_all(|| shared.queue.pop());
-                }
+                // held it until now: filled once. `fill` wakes the
+                // receivers, and drops the item if the last one has gone.
+                unsafe { s.shared.fill(position, msg) };
                 Ok(())
             }
             Some(Done::Handing(claim)) => {
@@ -922,6 +932,17 @@ impl SelectedOperation<'_> {
 
 impl Drop for SelectedOperation<'_> {
     fn drop(&mut self) {
+        if let Some(Done::Claimed(position, release)) = self.done {
+            // SAFETY: `channel` is the channel of this send arm, alive for
+            // `'a` (the `Select` borrows its sender), and `position` its
+            // reservation, unfilled (`send` takes `done`): released once.
+            // Before the panic: the receivers must not wait for the slot.
+            unsafe { release(self.channel, position) };
+            self.done = None;
+            if !std::thread::panicking() {
+                panic!("dropped a `SelectedOperation` without completing its operation");
+            }
+        }
         if self.done.is_some() && !std::thread::panicking() {
             panic!("dropped a `SelectedOperation` without completing its operation");
         }

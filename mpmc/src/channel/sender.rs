@@ -105,7 +105,7 @@ impl<T> Sender<T> {
     #[cold]
     #[inline(never)]
     fn discard(&self) {
-        self.shared.drop_all(|| self.shared.queue.pop());
+        self.shared.drop_all(|| self.shared.pop());
     }
 
     /// Sends `value`, blocking while the channel is full. Fails (giving

@@ -265,6 +265,20 @@ impl Waiters {
         }
     }
 
+    /// Wakes every waiter, if any: for a caller that has just run a
+    /// `fence(SeqCst)` after its store (a permit's publish or tombstone,
+    /// `reserve.rs`), which orders this Relaxed load after that store as
+    /// `load_after_claim` does after a claim. Returns whether the other
+    /// side is gone ([`CLOSED`]).
+    pub(crate) fn notify_all_after_fence(&self) -> bool {
+        // Relaxed: ordered by the caller's fence (above).
+        let flags = self.flags.load(Ordering::Relaxed);
+        if flags & WAITING != 0 {
+            self.wake_all(false);
+        }
+        flags & CLOSED != 0
+    }
+
     #[cold]
     #[inline(never)]
     fn notify_one_waiting(&self) {

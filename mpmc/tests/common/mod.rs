@@ -16,10 +16,10 @@ use hotq_testkit::{
 };
 
 /// The lap size the queue uses for `capacity`: the smallest power of two
-/// above it (see the top of `queue.rs`). Tests use it to pick start
-/// positions a given number of laps before the wrap.
+/// above `capacity + 2` (see the top of `queue.rs`). Tests use it to pick
+/// start positions a given number of laps before the wrap.
 pub fn one_lap(capacity: usize) -> usize {
-    (capacity + 1).next_power_of_two()
+    (capacity + 3).next_power_of_two()
 }
 
 /// A start position for [`Queue::with_initial_position`] whose lap is
