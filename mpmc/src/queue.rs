@@ -75,6 +75,11 @@ use crate::sync::{
 #[cfg(feature = "std")]
 mod claim;
 
+// Batch claims: `pop_many` and `push_many`, one CAS per batch.
+mod batch;
+#[cfg(feature = "std")]
+pub(crate) use batch::FrontDrain;
+
 /// How far ahead of the slot it pops a consumer prefetches, in bytes:
 /// hotq-disruptor's distance (`disruptor/src/processor.rs`, measured there).
 /// `report --suite mpmc`, 2026-12-05, two runs each, hotq-mpmc ÷
