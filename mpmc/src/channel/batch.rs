@@ -343,7 +343,10 @@ impl<T> fmt::Debug for RecvManyFut<'_, T> {
 impl<T> Sender<T> {
     /// Sends items from the front of `items`, in order, as many as there
     /// is room for now, without blocking, and returns how many; what did
-    /// not fit stays in `items`, at its front. At least one is sent, or
+    /// not go stays in `items`, at its front. (It may send fewer than there
+    /// is room for when a receiver is in the middle of taking the item of
+    /// the next slot: see [`Queue::push_many`](crate::Queue::push_many).)
+    /// At least one is sent, or
     /// [`TrySendError::Full`] when there is no room, and
     /// [`TrySendError::Disconnected`] when every receiver is gone (or
     /// [`Receiver::close`] ran); either way `items` is left as it was. An

@@ -15,46 +15,40 @@
 //!
 //! # Linearizability, and where a batch stops short
 //!
-//! A batch pop is one atomic removal of a prefix: it returns
-//! `min(limit, len)` items, the oldest ones. When the scan reaches
-//! `limit` (or the capacity) that is plain: the CAS succeeding from `head`
-//! means no other consumer moved `head` since it was loaded, so the items
-//! claimed were the oldest `limit` published ones at the CAS.
+//! A batch pop is one atomic removal of a prefix of the queue, at its CAS:
+//! the CAS succeeding from `head` means no other consumer (nor a
+//! `force_push`'s eviction) moved `head` since it was loaded, and every
+//! slot it claims held the published item of its position, so the items
+//! taken are the oldest `count` of the queue at that instant. It returns
+//! at least one item unless the queue was empty at some instant of the
+//! call (that decision is `pop`'s, after the same `fence(SeqCst)`), and at
+//! most `limit`; but it may return fewer than were there: it stops at the
+//! first slot whose item is not published yet (its producer is between
+//! claim and publish, perhaps in the middle of a batch push) or whose
+//! last-lap item is not freed yet, and takes the ready ones before it
+//! rather than wait. Taking exactly `min(limit, len)` cannot be had with
+//! one CAS: `len` depends on `tail`, which producers move meanwhile, so a
+//! batch that decided "nothing claimed past the ready ones" from a load of
+//! `tail` can be overtaken by a push that completes (and a later push that
+//! then finds the queue full) before its CAS (the linearizability checker
+//! found such a history when the first version of this file tried). The
+//! checker's model for a batch pop is therefore "a prefix of 1 to
+//! `min(limit, len)` items, or none only when empty" (`PopUpTo` in
+//! `hotq-testkit`'s `fifo.rs`), as tokio's `recv_many` promises.
 //!
-//! The care is in the scan stopping early, at a slot `end` with no item
-//! for it. Then, after a `fence(SeqCst)` (as in `pop`'s "empty" check), it
-//! loads `tail`. If `tail == end` and the slot is empty for this lap,
-//! nothing was claimed past the ready items: at that load the queue held
-//! exactly `head..end`, and the batch is linearized there (no consumer
-//! moved `head` in between: the CAS checks it). Anything else means a
-//! producer claimed `end` (or beyond) and has not published it: its item
-//! counts as in the queue once a later push completes, and a batch that
-//! stopped before it could then return fewer items than the queue held
-//! for the whole call (a single push or a whole batch push can complete
-//! behind the stalled one, or the stalled item can be the middle of one
-//! batch push whose first items were ready). So the batch waits for that
-//! slot, as `pop` waits for a producer between claim and publish, and
-//! then scans on from it. It also waits when the slot still holds last
-//! lap's item that a consumer has claimed but not freed: that may be a
-//! `force_push` that has evicted the oldest item and is about to put its
-//! own there, a push the batch must not miss (the case `pop` documents
-//! for a capacity-1 queue). A scan that starts with nothing ready is
-//! `pop`'s decision exactly: empty only if the slot is empty for this lap
-//! and `tail` is at `head` (or, closed, `CLOSE_JUMP` past it).
+//! A partially published batch push: a batch pop takes its published
+//! items up to the first unpublished one, and a later pop (batch or not)
+//! takes the rest in order, as the batch push publishes them; a single
+//! `pop` waits at the unpublished one, as for any push.
 //!
-//! A batch push is one atomic append of a prefix of the items: as many as
-//! there is room for (`min(items, capacity - len)`), each visible to
-//! consumers as soon as it is published, item by item (a consumer that
-//! reaches an unpublished one waits for it, as for any push). Its scan
-//! stops early at a slot that still holds last lap's item; then, after a
-//! `fence(SeqCst)` (as in `push`'s "full" check), it loads `head`: if no
-//! consumer has claimed that item (`head` is exactly a lap behind the
-//! slot's position), the queue is full from there on and the batch claims
-//! the free slots before it; else a pop is between its claim and its free
-//! (perhaps one slot of a batch pop), the room counts as there, and the
-//! push waits for it. A scan that starts with nothing free is `push`'s
-//! decision exactly: full when `head` is a lap behind, closed when `tail`
-//! has the close jump.
+//! A batch push is, mirror-wise, one atomic append of a prefix of the
+//! items at its CAS: every slot it claims was free for its position (its
+//! last-lap item taken and freed), so there was room for all of them; it
+//! appends at least one unless the queue was full at some instant of the
+//! call (`push`'s decision, after its `fence(SeqCst)`), and stops at the
+//! first slot not free yet (last lap's item still there, or claimed by a
+//! consumer that has not freed it yet). Its items become visible one by
+//! one, as each is published.
 //!
 //! `close` moves `tail` by `CLOSE_JUMP`: a batch push that loaded `tail`
 //! before it fails its CAS and finds the jumped `tail` (nothing free
@@ -79,34 +73,37 @@ use alloc::vec::Vec;
 use core::mem::MaybeUninit;
 use core::ptr;
 
-use super::{CLOSE_JUMP, Queue, is_closed_gap, moved_past};
+use super::{Queue, is_closed_gap, moved_past};
 use crate::sync::{Backoff, Ordering, Position, fence};
 
-/// What a batch's scan found: how many slots it can claim and the position
-/// after them, or that its copy of `head`/`tail` is stale.
+/// What a batch's scan found.
 enum Scan {
-    /// `count` slots from the start, ending before position `end`.
+    /// `count` (at least one) slots from the start, ending before
+    /// position `end`.
     Claim { count: usize, end: Position },
     /// Nothing to claim: the queue is empty (pop) or full or closed (push).
     Nothing,
-    /// A peer is mid-operation on slot `end` (or the copy of `head`/`tail`
-    /// is stale): wait, then look again from `end` with `count` found so
-    /// far (0 and a reloaded start when stale).
-    Wait { count: usize, end: Position },
+    /// Nothing to claim yet: a peer is mid-operation on the first slot, or
+    /// the copy of `head`/`tail` is stale. Reload it and look again.
+    Retry,
 }
 
 impl<T> Queue<T> {
     /// Moves up to `limit` items from the front of the queue to the end of
-    /// `buf`, oldest first, and returns how many: `min(limit, len)`, 0 when
-    /// the queue is empty (or `limit` is 0). Linearizable as one atomic
-    /// removal of the oldest items: a return below `limit` means the queue
-    /// held exactly that many at some instant of the call. The whole batch
-    /// costs one claim (CAS) on `head`, not one per item.
+    /// `buf`, oldest first, and returns how many; the whole batch costs one
+    /// claim (CAS) on `head`, not one per item. Linearizable as one atomic
+    /// removal of the oldest items: 0 only when the queue was empty at some
+    /// instant of the call (or `limit` is 0); otherwise at least one and
+    /// at most `limit`. With no producer mid-push it takes `min(limit,
+    /// len)`; it stops short of that at the first item whose producer has
+    /// claimed its slot and not yet written it (a single [`pop`](Self::pop)
+    /// would wait there), taking the items before it, so a call never
+    /// waits behind a stalled producer once it has something to return.
+    /// Call again for the rest. (See `queue/batch.rs` for why exactly
+    /// `min(limit, len)` cannot be had with one claim.)
     ///
-    /// Like [`pop`](Self::pop), it waits for a producer between its claim
-    /// and its publish instead of stopping short of its item (see
-    /// `queue/batch.rs`). `buf` grows by the number taken before the claim,
-    /// so nothing can fail (or allocate) while slots are held.
+    /// `buf` grows before the claim, so nothing can fail (or allocate)
+    /// while slots are held.
     ///
     /// ```
     /// let q = hotq_mpmc::Queue::new(8);
@@ -126,32 +123,16 @@ impl<T> Queue<T> {
         }
         let backoff = Backoff::new();
         let mut head = self.head.load(Ordering::Relaxed);
-        // Ready slots from `head` found so far, ending before `end`.
-        let (mut count, mut end) = (0, head);
         loop {
-            match self.scan_ready(head, count, end, most) {
-                Scan::Claim {
-                    count: n,
-                    end: stop,
-                } => {
-                    (count, end) = (n, stop);
-                }
+            let (count, end) = match self.scan_ready(head, most) {
+                Scan::Claim { count, end } => (count, end),
                 Scan::Nothing => return 0,
-                Scan::Wait {
-                    count: n,
-                    end: stop,
-                } => {
+                Scan::Retry => {
                     backoff.snooze();
-                    if n == 0 {
-                        // Stale, or nothing ready at `head`: from the top.
-                        head = self.head.load(Ordering::Relaxed);
-                        (count, end) = (0, head);
-                    } else {
-                        (count, end) = (n, stop);
-                    }
+                    head = self.head.load(Ordering::Relaxed);
                     continue;
                 }
-            }
+            };
             // Room before the claim: `push` below then never reallocates.
             buf.reserve(count);
             // SeqCst: a consumer's claim, in the one total order with the
@@ -185,17 +166,16 @@ impl<T> Queue<T> {
                 }
                 Err(current) => {
                     head = current;
-                    (count, end) = (0, head);
                     backoff.spin();
                 }
             }
         }
     }
 
-    /// A batch pop's scan from `end` (after `count` ready slots from
-    /// `head`), up to `most` in all; see the module docs for the decision
-    /// when it stops early.
-    fn scan_ready(&self, head: Position, mut count: usize, mut end: Position, most: usize) -> Scan {
+    /// A batch pop's scan of up to `most` slots from `head`: the ready
+    /// prefix, or (none ready) `pop`'s decision.
+    fn scan_ready(&self, head: Position, most: usize) -> Scan {
+        let (mut count, mut end) = (0, head);
         while count < most {
             // Acquire pairs with the Release stamp store that published the
             // item (`push_or_else`, `write_claimed`, `force_push`, or a batch
@@ -206,52 +186,42 @@ impl<T> Queue<T> {
                 end = self.step(end);
                 continue;
             }
-            if moved_past(stamp, end.wrapping_add(1)) {
-                // Another consumer took `end` since we loaded `head`.
-                return Scan::Wait {
-                    count: 0,
-                    end: head,
-                };
+            if count > 0 {
+                // The ready prefix (see the module docs).
+                break;
             }
-            // SeqCst fence: pairs with the producers' SeqCst claims
-            // (`push_or_else`, a batch push) and with their "full" fences,
-            // as the fence in `pop` does: the `tail` load below sees every
-            // claim before this fence in the total order, so "nothing
-            // claimed past `end`" (and "empty", with nothing ready) is true
-            // at some instant of the call; and it is the fence after a
-            // waiting receiver's flag store (`channel/waiters.rs`).
-            fence(Ordering::SeqCst);
-            if count == 0 {
-                // `pop`'s decision, for its reasons (see there).
-                return if stamp == end && self.drained_at(end) {
-                    Scan::Nothing
-                } else {
-                    Scan::Wait { count, end }
-                };
+            if !moved_past(stamp, end.wrapping_add(1)) {
+                // SeqCst fence: `pop`'s, for its reasons (see there): pairs
+                // with the producers' SeqCst claims (`push_or_else`, a batch
+                // push) and with their "full" fences, so the `tail` load in
+                // `drained_at` sees every claim before this fence in the
+                // total order and "empty" is true at some instant of the
+                // call; and it is the fence after a waiting receiver's flag
+                // store (`channel/waiters.rs`).
+                fence(Ordering::SeqCst);
+                if stamp == end && self.drained_at(end) {
+                    return Scan::Nothing;
+                }
             }
-            // Relaxed: ordered after the claims by the fence above.
-            let mut gap = self.tail.load(Ordering::Relaxed).wrapping_sub(end);
-            if is_closed_gap(gap) {
-                gap = gap.wrapping_sub(CLOSE_JUMP);
-            }
-            return if stamp == end && gap == 0 {
-                Scan::Claim { count, end }
-            } else {
-                Scan::Wait { count, end }
-            };
+            // Else another consumer took `head` since we loaded it, or a
+            // producer is between claim and publish at `head`: look again.
+            return Scan::Retry;
         }
         Scan::Claim { count, end }
     }
 
     /// Moves items from the front of `items` to the back of the queue, in
-    /// order, as many as there is room for, and returns how many; what did
-    /// not fit stays in `items` (in order, at its front). Returns 0 when
-    /// the queue is full or `items` is empty. Linearizable as one atomic
-    /// append: a return below `items.len()` means the queue had exactly
-    /// that much room at some instant of the call. Consumers see the items
-    /// one by one as each is published (one waiting for an item of the
-    /// batch waits for it, as for a [`push`](Self::push)). The whole batch
-    /// costs one claim (CAS) on `tail`, not one per item.
+    /// order, and returns how many; what did not go stays in `items` (in
+    /// order, at its front). The whole batch costs one claim (CAS) on
+    /// `tail`, not one per item. Linearizable as one atomic append of a
+    /// prefix of `items`: 0 only when the queue was full at some instant of
+    /// the call (or `items` is empty); otherwise at least one and at most
+    /// the room there was. With no consumer mid-pop it moves as many as
+    /// there is room for; it stops short of that at the first slot whose
+    /// item a consumer has claimed and not yet finished taking. Consumers
+    /// see the items one by one, as each is published (a `pop` that
+    /// reaches one not yet published waits for it, as for a
+    /// [`push`](Self::push)).
     ///
     /// ```
     /// let q = hotq_mpmc::Queue::new(4);
@@ -307,28 +277,16 @@ impl<T> Queue<T> {
     fn claim_free(&self, most: usize) -> Option<(Position, usize)> {
         let backoff = Backoff::new();
         let mut tail = self.tail.load(Ordering::Relaxed);
-        let (mut count, mut end) = (0, tail);
         loop {
-            match self.scan_free(tail, count, end, most) {
-                Scan::Claim {
-                    count: n,
-                    end: stop,
-                } => (count, end) = (n, stop),
+            let (count, end) = match self.scan_free(tail, most) {
+                Scan::Claim { count, end } => (count, end),
                 Scan::Nothing => return None,
-                Scan::Wait {
-                    count: n,
-                    end: stop,
-                } => {
+                Scan::Retry => {
                     backoff.snooze();
-                    if n == 0 {
-                        tail = self.tail.load(Ordering::Relaxed);
-                        (count, end) = (0, tail);
-                    } else {
-                        (count, end) = (n, stop);
-                    }
+                    tail = self.tail.load(Ordering::Relaxed);
                     continue;
                 }
-            }
+            };
             // SeqCst: a producer's claim, in the one total order with the
             // consumers' fences and the waiters' flag loads, for the reason
             // given at the claim in `push_or_else`.
@@ -339,17 +297,16 @@ impl<T> Queue<T> {
                 Ok(_) => return Some((tail, count)),
                 Err(current) => {
                     tail = current;
-                    (count, end) = (0, tail);
                     backoff.spin();
                 }
             }
         }
     }
 
-    /// A batch push's scan from `end` (after `count` free slots from
-    /// `tail`), up to `most` in all; see the module docs for the decision
-    /// when it stops early.
-    fn scan_free(&self, tail: Position, mut count: usize, mut end: Position, most: usize) -> Scan {
+    /// A batch push's scan of up to `most` slots from `tail`: the free
+    /// prefix, or (none free) `push`'s decision.
+    fn scan_free(&self, tail: Position, most: usize) -> Scan {
+        let (mut count, mut end) = (0, tail);
         while count < most {
             // Acquire pairs with the Release stamp store that freed the slot
             // (`pop`, `force_push`, or a batch pop): last lap's read of the
@@ -360,36 +317,30 @@ impl<T> Queue<T> {
                 end = self.step(end);
                 continue;
             }
-            if moved_past(stamp, end) {
-                // Another producer took `end` since we loaded `tail`.
-                return Scan::Wait {
-                    count: 0,
-                    end: tail,
-                };
+            if count > 0 {
+                // The free prefix (see the module docs).
+                break;
             }
-            // SeqCst fence: pairs with the consumers' SeqCst claims (`pop`,
-            // a batch pop) and with their "empty" fences, as the fence in
-            // `push_or_else` does: the `head` load below sees every claim
-            // before this fence in the total order, so "full from `end` on"
-            // is true at some instant of the call; and it is the fence
-            // after a waiting sender's flag store (`channel/waiters.rs`).
-            fence(Ordering::SeqCst);
-            // Relaxed: ordered after the claims by the fence above.
-            let head = self.head.load(Ordering::Relaxed);
-            let gap = end.wrapping_sub(head);
-            if count == 0 {
-                // `push`'s decision, for its reasons (see there).
-                return if gap == self.one_lap || is_closed_gap(gap) {
-                    Scan::Nothing
-                } else {
-                    Scan::Wait { count, end }
-                };
+            if !moved_past(stamp, end) {
+                // SeqCst fence: `push_or_else`'s, for its reasons (see
+                // there): pairs with the consumers' SeqCst claims (`pop`, a
+                // batch pop) and with their "empty" fences, so the `head`
+                // load below sees every claim before this fence in the
+                // total order and "full" is true at some instant of the
+                // call; and it is the fence after a waiting sender's flag
+                // store (`channel/waiters.rs`).
+                fence(Ordering::SeqCst);
+                // Relaxed: ordered after the claims by the fence above.
+                let gap = tail.wrapping_sub(self.head.load(Ordering::Relaxed));
+                // `push`'s decision: full, or closed (see the module docs
+                // of `queue.rs`).
+                if gap == self.one_lap || is_closed_gap(gap) {
+                    return Scan::Nothing;
+                }
             }
-            return if gap == self.one_lap {
-                Scan::Claim { count, end }
-            } else {
-                Scan::Wait { count, end }
-            };
+            // Else another producer took `tail` since we loaded it, or a
+            // consumer is about to free the slot: look again.
+            return Scan::Retry;
         }
         Scan::Claim { count, end }
     }
@@ -475,31 +426,23 @@ mod tests {
         assert_eq!(items, ["1", "2", "3", "4"]);
     }
 
-    /// A batch pop that finds a producer between claim and publish inside
-    /// its window waits for it instead of stopping short (the item is in
-    /// the queue once the push behind it completes).
+    /// A batch pop that finds a producer between claim and publish takes
+    /// the published items before it and stops there; the rest come once
+    /// published, in order.
     #[test]
-    fn a_batch_pop_waits_for_an_unpublished_item_with_claims_behind_it() {
+    fn a_batch_pop_stops_at_an_unpublished_item_and_never_takes_it() {
         let q = Queue::new(4);
         q.push(1).unwrap();
         // Claimed, not written: a producer stalled between claim and publish.
         let stalled = q.claim().unwrap();
         q.push(3).unwrap();
-        std::thread::scope(|s| {
-            let popper = s.spawn(|| {
-                let mut buf = Vec::new();
-                let n = q.pop_many(&mut buf, 4);
-                (n, buf)
-            });
-            std::thread::sleep(std::time::Duration::from_millis(20));
-            assert!(
-                !popper.is_finished(),
-                "the batch returned short of the stalled item"
-            );
-            // SAFETY: `stalled` came from `claim` and is written once.
-            unsafe { q.write_claimed(stalled, 2) };
-            assert_eq!(popper.join().unwrap(), (3, alloc::vec![1, 2, 3]));
-        });
+        let mut buf = Vec::new();
+        assert_eq!(q.pop_many(&mut buf, 4), 1);
+        assert_eq!(buf, [1]);
+        // SAFETY: `stalled` came from `claim` and is written once.
+        unsafe { q.write_claimed(stalled, 2) };
+        assert_eq!(q.pop_many(&mut buf, 4), 2);
+        assert_eq!(buf, [1, 2, 3]);
     }
 
     /// With nothing claimed past the ready items, a batch takes them.
