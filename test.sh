@@ -302,6 +302,10 @@ MIRI_SUBSET=(
     # hotq-mpmc's flow control: close, weak senders, force_send,
     # disconnected_async, recv_many (77 s here, 2026-12-05).
     "-p hotq-mpmc --test flow"
+    # hotq-mpmc's batch claims (pop_many/push_many) and the channel's
+    # batch calls: sequential results across the lap and the wrap, batch
+    # and single calls on real threads, close during a batch send.
+    "-p hotq-mpmc --test batch"
     "-p hotq-disruptor --lib --test drops --test panic --test dropped_stages"
     "-p hotq-spsc --lib --test drops --test edge --test linearizability --test waiting"
     "-p hotq-mpmc --lib"
@@ -376,9 +380,9 @@ MIRI_CONCURRENT_FULL=(
 # drop, timed claims) runs under miri and in cargo test.
 TSAN_DISRUPTOR="-p hotq-disruptor --test stress --test topology --test blocking --test shutdown --test panic --test poller --test drops --test linearizability --test graph"
 TSAN_DISRUPTOR_REST="--test dropped_stages --test drop_never_hangs --test publish_timeout --test state --test ported_disruptor_rs"
-# The select, timer and flow-control tests: 10 s together after the
-# instrumented build (2026-12-05).
-TSAN_CHANNELS="-p hotq-mpmc --test channel --test channel_linearizability --test select --test timer --test flow"
+# The select, timer, flow-control and batch tests: 10 s together after
+# the instrumented build (2026-12-05, before the batch tests).
+TSAN_CHANNELS="-p hotq-mpmc --test channel --test channel_linearizability --test select --test timer --test flow --test batch"
 # hotq-spsc's waiting tests (debug sizes: 50,000 items per case): 3 s of
 # test time here, after the instrumented build.
 TSAN_SUBSET=(
