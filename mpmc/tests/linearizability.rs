@@ -14,9 +14,9 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use hotq_mpmc::Queue;
-use hotq_testkit::Rng;
 use hotq_testkit::fifo::{self, Call, FifoOp, Ret};
 use hotq_testkit::history::{self, Body, Log};
+use hotq_testkit::{Rng, TimeLimit};
 
 /// The calls a history makes, on whatever queue is under test.
 trait Fifo: Sync {
@@ -180,6 +180,9 @@ const HISTORIES: u64 = if cfg!(miri) {
 };
 
 fn check_many(mix: Mix) {
+    // A history whose queue loses track of a slot spins forever inside a
+    // call: fail it as a hang instead of stalling the run.
+    let _limit = TimeLimit::new("linearizability histories");
     for seed in 0..HISTORIES {
         let capacity = 1 + (seed % 3) as usize;
         let threads = 3 + (seed % 2) as usize;

@@ -445,6 +445,33 @@ mod tests {
         assert_eq!(buf, [1, 2, 3]);
     }
 
+    /// A batch pop that finds nothing ready at `head` because a producer
+    /// is between claim and publish there, with a later push complete,
+    /// waits (as `pop` does): "empty" would be false for the whole call.
+    #[test]
+    fn a_batch_pop_waits_when_the_first_item_is_claimed_and_a_later_one_is_in() {
+        let q = Queue::new(4);
+        let stalled = q.claim().unwrap();
+        q.push(2).unwrap();
+        std::thread::scope(|s| {
+            let popper = s.spawn(|| {
+                let mut buf = Vec::new();
+                (q.pop_many(&mut buf, 4), buf)
+            });
+            // Long enough for a batch that reports "empty" to have done so
+            // (one scan and a fence); the join below bounds the rest.
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            assert!(
+                !popper.is_finished(),
+                "returned while an item was in: {:?}",
+                popper.join()
+            );
+            // SAFETY: `stalled` came from `claim` and is written once.
+            unsafe { q.write_claimed(stalled, 1) };
+            assert_eq!(popper.join().unwrap(), (2, alloc::vec![1, 2]));
+        });
+    }
+
     /// With nothing claimed past the ready items, a batch takes them.
     #[test]
     fn a_batch_pop_takes_the_ready_prefix_when_nothing_is_claimed_past_it() {
