@@ -262,3 +262,35 @@ fn send_many_and_recv_many_wake_each_other() {
         assert_eq!(r.join().unwrap(), [1, 2, 3]);
     });
 }
+
+/// `len` racing batch calls: one thread hands three items through a queue
+/// of 2 one batch of one at a time (`push_many` then `pop_many`), so the
+/// queue never holds 2 items, while an observer calls `len`. As for the
+/// single calls (`len_never_reports_a_state_the_queue_was_not_in`), a
+/// `tail` paired with a `head` from before the pops that followed it, or
+/// the other way round, sits on the same index a lap apart, which `len`
+/// would report as full: `len`'s Acquire loads pair with the Release half
+/// of the batch claims' CASes.
+#[test]
+fn len_never_reports_a_state_the_queue_was_not_in_with_batches() {
+    model(
+        "len_never_reports_a_state_the_queue_was_not_in_with_batches",
+        3,
+        || {
+            let q = Arc::new(Queue::new(2));
+            let observer = {
+                let q = q.clone();
+                thread::spawn(move || (q.len(), q.is_full()))
+            };
+            let mut buf = Vec::new();
+            for i in 0..3 {
+                assert_eq!(q.push_many(&mut vec![i]), 1);
+                assert_eq!(q.pop_many(&mut buf, 2), 1);
+            }
+            assert_eq!(buf, [0, 1, 2]);
+            let (len, full) = observer.join().unwrap();
+            assert!(len <= 1, "len {len}: never more than one item was inside");
+            assert!(!full, "is_full: never more than one item was inside");
+        },
+    );
+}
