@@ -1,4 +1,5 @@
-//! Every public operation of hotq-mpmc, in the order the fuzzer picks, on
+//! Every public operation of hotq-mpmc (the batch claims `push_many` and
+//! `pop_many` included), in the order the fuzzer picks, on
 //! one thread, each result checked against a `VecDeque` model of a bounded
 //! FIFO queue; the end is a partial drain through `into_iter` (the rest
 //! dropped with the iterator). Items are boxed, so the sanitizer sees any
@@ -31,6 +32,11 @@ enum Op {
     Pop,
     /// `len`, `is_empty`, `is_full`, `capacity`.
     Observe,
+    /// `push_many` of this % 12 items (up to past the largest capacity).
+    PushMany(u8),
+    /// `pop_many` with this % 12 as the limit (0 and past the capacity
+    /// included).
+    PopMany(u8),
 }
 
 fuzz_target!(|input: Input| {
@@ -69,6 +75,29 @@ fuzz_target!(|input: Input| {
                 next += 1;
             }
             Op::Pop => assert_eq!(q.pop().map(|b| *b), model.pop_front(), "pop"),
+            Op::PushMany(n) => {
+                let n = n as usize % 12;
+                let mut items: Vec<Box<u32>> = (next..next + n as u32).map(Box::new).collect();
+                let pushed = q.push_many(&mut items);
+                // One thread: nothing is mid-operation, so a batch moves
+                // all there is room for.
+                assert_eq!(pushed, n.min(capacity - model.len()), "push_many count");
+                model.extend(next..next + pushed as u32);
+                let left: Vec<u32> = items.into_iter().map(|b| *b).collect();
+                let want: Vec<u32> = (next + pushed as u32..next + n as u32).collect();
+                assert_eq!(left, want, "push_many left the rest");
+                next += n as u32;
+            }
+            Op::PopMany(limit) => {
+                let limit = limit as usize % 12;
+                let mut buf = vec![Box::new(u32::MAX)];
+                let popped = q.pop_many(&mut buf, limit);
+                let want: Vec<u32> = model.drain(..limit.min(model.len())).collect();
+                assert_eq!(popped, want.len(), "pop_many count");
+                let got: Vec<u32> = buf.into_iter().map(|b| *b).collect();
+                assert_eq!(got[0], u32::MAX, "pop_many appends");
+                assert_eq!(got[1..], want[..], "pop_many items");
+            }
             Op::Observe => {
                 assert_eq!(q.len(), model.len(), "len");
                 assert_eq!(q.is_empty(), model.is_empty(), "is_empty");

@@ -5,6 +5,9 @@
 //! --target-dir target/loom --test mpmc -- --nocapture`.
 #![cfg(loom)]
 
+/// The batch claims' models (`tests/mpmc/batch.rs`).
+#[path = "mpmc/batch.rs"]
+mod batch;
 /// The channels' models (`tests/mpmc/channel.rs`).
 #[path = "mpmc/channel.rs"]
 mod channel;

@@ -46,6 +46,13 @@
 //!   and `push` fails only if it was full. (Vyukov's original reports a
 //!   spurious "empty" when a producer stalls between claim and publish; this
 //!   queue waits for it instead, yielding the thread.)
+//! - [`pop_many`](Queue::pop_many) and [`push_many`](Queue::push_many) move
+//!   a batch with one claim (one CAS) for all of it, and are linearizable
+//!   as one atomic removal of the oldest items (append of a prefix of the
+//!   caller's): at least one unless the queue was empty (full) at some
+//!   instant of the call, at most the limit (the room); fewer than there
+//!   are only when a peer is in the middle of the next slot, which a batch
+//!   does not wait for (see `queue/batch.rs`).
 //! - Every item pushed is popped, evicted by [`force_push`](Queue::force_push),
 //!   or dropped with the queue, exactly once; one producer's items are
 //!   popped in the order it pushed them. If an item's destructor panics

@@ -77,11 +77,14 @@ use crate::sync::{
     prefetch_read, seam,
 };
 
-// A push in two steps, for a select's send arm (channels only).
-#[cfg(feature = "std")]
+// A push in two steps, for a channel's permits and a select's send arm
+// (channels only: without `std`, unused).
+#[cfg_attr(not(feature = "std"), allow(dead_code))]
 mod claim;
-// Held slots and tombstones: a channel's permits (channels only).
-#[cfg(feature = "std")]
+// Held slots and tombstones: a channel's permits (channels only; without
+// `std` no slot is ever held, but `pop`'s slow branch still names the
+// check).
+#[cfg_attr(not(feature = "std"), allow(dead_code))]
 mod reserve;
 
 /// A reserved slot's stamp, as an offset from its position
@@ -89,6 +92,11 @@ mod reserve;
 const RESERVED: Position = 2;
 /// A tombstone's stamp, as an offset from its position.
 const TOMBSTONE: Position = 3;
+
+// Batch claims: `pop_many` and `push_many`, one CAS per batch.
+mod batch;
+#[cfg(feature = "std")]
+pub(crate) use batch::FrontDrain;
 
 /// How far ahead of the slot it pops a consumer prefetches, in bytes:
 /// hotq-disruptor's distance (`disruptor/src/processor.rs`, measured there).

@@ -1,9 +1,11 @@
 //! The channel's try operations are linearizable, and so is its
 //! disconnection. Thousands of short concurrent histories of `try_send`,
-//! `try_recv` and their zero-deadline timed forms (3–4 threads, capacities
+//! `try_recv`, their zero-deadline timed forms, and the batches
+//! `try_send_many` and `try_recv_many` (3–4 threads, capacities
 //! 1–3), each checked against the sequential bounded FIFO queue by
 //! `hotq_testkit`'s Wing–Gong–Lowe search (`Full` is a refused push,
-//! `Empty` a pop that found nothing); then disconnection: once one
+//! `Empty` a pop that found nothing; a batch is the model's `PushUpTo` or
+//! `PopUpTo`, of the length it returned); then disconnection: once one
 //! receiver has seen `Disconnected`, every later call on any receiver does
 //! too, and every item sent before the last sender left was received.
 
@@ -11,7 +13,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::Instant;
 
-use hotq_mpmc::{Receiver, RecvTimeoutError, SendTimeoutError, Sender, TryRecvError, bounded};
+use hotq_mpmc::{
+    Receiver, RecvTimeoutError, SendTimeoutError, Sender, TryRecvError, TrySendError, bounded,
+};
 use hotq_testkit::fifo::{self, Call, Ret};
 use hotq_testkit::history::{self, Body, Log};
 use hotq_testkit::{Rng, scaled};
@@ -20,6 +24,7 @@ fn body<'a>(
     tx: &'a Sender<u64>,
     rx: &'a Receiver<u64>,
     calls: usize,
+    batch: bool,
     seed: u64,
 ) -> Body<'a, Call, Ret> {
     Box::new(move |log: &mut Log<Call, Ret>| {
@@ -27,7 +32,33 @@ fn body<'a>(
         let mut rng = Rng::for_thread(seed, t);
         for seq in 0..calls as u64 {
             rng.pause(64);
-            let v = (t as u64) << 32 | seq;
+            // Room below for a batch's items: `v + i`, `i < 4`.
+            let v = (t as u64) << 32 | seq << 2;
+            if batch && rng.below(3) == 0 {
+                let invoked = log.invoke();
+                if rng.below(2) == 0 {
+                    let values: Vec<u64> = (0..rng.below(4)).map(|i| v + i).collect();
+                    let mut items = values.clone();
+                    let took = match tx.try_send_many(&mut items) {
+                        Ok(took) => took,
+                        Err(TrySendError::Full(())) => 0,
+                        Err(e) => panic!("{e}"),
+                    };
+                    assert_eq!(items, values[took..], "what did not go stays");
+                    log.respond(invoked, Call::PushUpTo { values, took }, Ret::Count(took));
+                } else {
+                    let max = rng.below_usize(5);
+                    let mut buf = Vec::new();
+                    let took = match rx.try_recv_many(&mut buf, max) {
+                        Ok(took) => took,
+                        Err(TryRecvError::Empty) => 0,
+                        Err(e) => panic!("{e}"),
+                    };
+                    assert_eq!(took, buf.len());
+                    log.respond(invoked, Call::PopUpTo { max, took }, Ret::Values(buf));
+                }
+                continue;
+            }
             match rng.below(10) {
                 0..=2 => log.record(
                     Call::Push(v),
@@ -81,8 +112,7 @@ const HISTORIES: u64 = if cfg!(miri) {
     3000
 };
 
-#[test]
-fn try_send_and_try_recv_are_linearizable() {
+fn check_many(batch: bool) {
     for seed in 0..HISTORIES {
         let capacity = 1 + (seed % 3) as usize;
         let threads = 3 + (seed % 2) as usize;
@@ -92,11 +122,25 @@ fn try_send_and_try_recv_are_linearizable() {
             20 + (seed * 7 % 41) as usize
         };
         let (tx, rx) = bounded::<u64>(capacity);
-        let h = history::run((0..threads).map(|_| body(&tx, &rx, calls, seed)).collect());
+        let h = history::run(
+            (0..threads)
+                .map(|_| body(&tx, &rx, calls, batch, seed))
+                .collect(),
+        );
         if let Err(e) = fifo::check(&h, capacity) {
             panic!("seed {seed}, capacity {capacity}, {threads} threads × {calls} calls: {e}");
         }
     }
+}
+
+#[test]
+fn try_send_and_try_recv_are_linearizable() {
+    check_many(false);
+}
+
+#[test]
+fn batch_try_calls_with_single_try_calls_are_linearizable() {
+    check_many(true);
 }
 
 #[test]

@@ -28,6 +28,19 @@ pub enum Call {
     WriteChunk { reserve: usize, values: Vec<u64> },
     /// Remove up to `max` items: [`Ret::Values`].
     PopSlice(usize),
+    /// Insert a prefix of `values` at once, of a length the queue chooses:
+    /// `took`, which must be at least 1 when there is room and `values` is
+    /// not empty, 0 otherwise, and never more than fits: [`Ret::Count`] of
+    /// `took`. A batch claim that stops at the first slot not free yet
+    /// (hotq-mpmc's `push_many`). `took` is what the call returned: an
+    /// order in which it breaks those bounds is rejected.
+    PushUpTo { values: Vec<u64>, took: usize },
+    /// Remove a prefix of the items at once, of a length the queue
+    /// chooses: `took`, at least 1 when there are items and `max > 0`, 0
+    /// otherwise, never more than `max` or than there are: [`Ret::Values`].
+    /// A batch claim that stops at the first item not published yet
+    /// (hotq-mpmc's `pop_many`).
+    PopUpTo { max: usize, took: usize },
     /// Look at the oldest `reserve` items ([`Ret::TooFew`] with the count if
     /// there are fewer) and remove the first `commit` of them at once:
     /// [`Ret::Values`] of all `reserve` looked at.
@@ -125,6 +138,19 @@ impl Model for BoundedFifo {
                 let n = max.min(self.items.len());
                 Ret::Values(self.items.drain(..n).collect())
             }
+            Call::PushUpTo { ref values, took } => {
+                if !took_fits(took, values.len().min(self.free())) {
+                    return Ret::TooFew(usize::MAX);
+                }
+                self.items.extend(&values[..took]);
+                Ret::Count(took)
+            }
+            Call::PopUpTo { max, took } => {
+                if !took_fits(took, max.min(self.items.len())) {
+                    return Ret::TooFew(usize::MAX);
+                }
+                Ret::Values(self.items.drain(..took).collect())
+            }
             Call::ReadChunk { reserve, commit } => {
                 assert!(commit <= reserve, "a chunk commits what it reserved");
                 if self.items.len() < reserve {
@@ -139,6 +165,18 @@ impl Model for BoundedFifo {
             Call::IsEmpty => Ret::Bool(self.items.is_empty()),
             Call::IsFull => Ret::Bool(self.free() == 0),
         }
+    }
+}
+
+/// Whether a batch that moved `took` items, when `most` could have moved,
+/// kept its bounds: some (at least one) when any could move, none
+/// otherwise. (Breaking them answers [`Ret::TooFew`]`(usize::MAX)`, which no
+/// call records, so the order is rejected.)
+fn took_fits(took: usize, most: usize) -> bool {
+    if most == 0 {
+        took == 0
+    } else {
+        (1..=most).contains(&took)
     }
 }
 
@@ -191,6 +229,130 @@ mod tests {
             op(0, Call::Push(2), Ret::Full, 3, 4),
         ];
         assert_eq!(check(&h, 1), Ok(()));
+    }
+
+    #[test]
+    fn batches_of_a_chosen_length_are_prefixes_within_their_bounds() {
+        // Two items in; a batch pop may take one of them (a short batch)...
+        let h = [
+            op(
+                0,
+                Call::PushUpTo {
+                    values: vec![1, 2, 3],
+                    took: 2,
+                },
+                Ret::Count(2),
+                0,
+                1,
+            ),
+            op(
+                1,
+                Call::PopUpTo { max: 5, took: 1 },
+                Ret::Values(vec![1]),
+                2,
+                3,
+            ),
+            op(
+                1,
+                Call::PopUpTo { max: 5, took: 1 },
+                Ret::Values(vec![2]),
+                4,
+                5,
+            ),
+            op(
+                1,
+                Call::PopUpTo { max: 5, took: 0 },
+                Ret::Values(vec![]),
+                6,
+                7,
+            ),
+        ];
+        assert_eq!(check(&h, 2), Ok(()));
+        // ... but not none while they are there,
+        let h = [
+            op(
+                0,
+                Call::PushUpTo {
+                    values: vec![1, 2],
+                    took: 2,
+                },
+                Ret::Count(2),
+                0,
+                1,
+            ),
+            op(
+                1,
+                Call::PopUpTo { max: 5, took: 0 },
+                Ret::Values(vec![]),
+                2,
+                3,
+            ),
+        ];
+        assert!(check(&h, 2).is_err());
+        // nor more than `max`, nor any but the oldest,
+        let h = [
+            op(
+                0,
+                Call::PushUpTo {
+                    values: vec![1, 2],
+                    took: 2,
+                },
+                Ret::Count(2),
+                0,
+                1,
+            ),
+            op(
+                1,
+                Call::PopUpTo { max: 1, took: 2 },
+                Ret::Values(vec![1, 2]),
+                2,
+                3,
+            ),
+        ];
+        assert!(check(&h, 2).is_err());
+        let h = [
+            op(
+                0,
+                Call::PushUpTo {
+                    values: vec![1, 2],
+                    took: 2,
+                },
+                Ret::Count(2),
+                0,
+                1,
+            ),
+            op(
+                1,
+                Call::PopUpTo { max: 1, took: 1 },
+                Ret::Values(vec![2]),
+                2,
+                3,
+            ),
+        ];
+        assert!(check(&h, 2).is_err());
+        // and a batch push takes none only when full, never more than fits.
+        let h = [op(
+            0,
+            Call::PushUpTo {
+                values: vec![1],
+                took: 0,
+            },
+            Ret::Count(0),
+            0,
+            1,
+        )];
+        assert!(check(&h, 2).is_err());
+        let h = [op(
+            0,
+            Call::PushUpTo {
+                values: vec![1, 2, 3],
+                took: 3,
+            },
+            Ret::Count(3),
+            0,
+            1,
+        )];
+        assert!(check(&h, 2).is_err());
     }
 
     #[test]

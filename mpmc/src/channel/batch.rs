@@ -1,25 +1,38 @@
-//! Batch receive: `try_recv_many`, `recv_many`, `recv_many_timeout` and
+//! Batches: `try_recv_many`, `recv_many`, `recv_many_timeout` and
 //! `recv_many_async` (tokio's `recv_many`), each appending up to `limit`
-//! items to a `Vec` in FIFO order.
+//! items to a `Vec` in FIFO order; `try_send_many`, `send_many` and
+//! `send_many_timeout`, each sending from the front of a `Vec`.
 //!
-//! Each is one receive of the single-item kind for the first item (with
-//! its waiting, if any), then `try_recv`s until `limit` or an empty
-//! channel: every item is taken by its own `Queue::pop` and followed by
-//! the usual notification of a blocked sender, so the wake-up protocol is
-//! `waiters.rs`'s, unchanged. No item is ever held across a wait: the
+//! Each batch is one claim on the queue ([`Queue::pop_many`] /
+//! [`Queue::push_many`](crate::Queue::push_many): one CAS for the whole
+//! batch, `queue/batch.rs`), followed by one load of the other side's
+//! waiter flags, as after a single item's claim, that wakes up to one
+//! waiter per item moved (`Waiters::notify_many`). So the wake-up protocol
+//! is `waiters.rs`'s, unchanged: the batch's claim CAS is `SeqCst`, the
+//! flag load after it `SeqCst`, and a batch that finds nothing runs the
+//! queue's `fence(SeqCst)` before deciding "empty"/"full", after the
+//! waiter's flag store. No item is ever held across a wait: the receive
 //! future takes items only in the poll that completes it, so dropping it
-//! pending loses nothing (and passes on a wake-up it had, as `RecvFut`).
+//! pending loses nothing (and passes on a wake-up it had, as `RecvFut`); a
+//! blocking batch send keeps the items not yet sent in the caller's `Vec`.
+//!
+//! [`Queue::pop_many`]: crate::Queue::pop_many
 
 use alloc::vec::Vec;
 use core::fmt;
 use core::future::Future;
 use core::pin::Pin;
 use core::task::{Context, Poll};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::waiters::Waiter;
-use super::{Receiver, RecvError, RecvTimeoutError, TryRecvError};
-use crate::sync::blocking::Arc;
+use super::{
+    Receiver, RecvError, RecvTimeoutError, SendError, SendTimeoutError, Sender, TryRecvError,
+    TrySendError,
+};
+use crate::queue::FrontDrain;
+use crate::sync::Backoff;
+use crate::sync::blocking::{Arc, Ordering};
 
 impl<T> Receiver<T> {
     /// Appends to `buf` the items there are now, up to `limit`, without
@@ -46,8 +59,61 @@ impl<T> Receiver<T> {
         if limit == 0 {
             return Ok(0);
         }
-        let first = self.try_recv()?;
-        Ok(self.append(buf, first, limit))
+        if self.shared.timer.is_some() {
+            // A timer's queue is always empty: it answers (`timer.rs`).
+            let first = self.try_recv()?;
+            return Ok(self.append(buf, first, limit));
+        }
+        match self.take_many(buf, limit) {
+            0 => self.none_taken(buf, limit),
+            taken => Ok(taken),
+        }
+    }
+
+    /// One batch claim of up to `limit` items into `buf`, then the
+    /// senders' notification (one per item taken).
+    fn take_many(&self, buf: &mut Vec<T>, limit: usize) -> usize {
+        let shared = &*self.shared;
+        let backoff = Backoff::new();
+        let taken = loop {
+            let taken = shared.queue.pop_many(buf, limit);
+            if taken > 0 {
+                break taken;
+            }
+            // A dropped permit's tombstone at `head` stops a batch as it
+            // stops a `pop`: skip it and look again (as `Shared::pop`).
+            match shared.skip_tombstone() {
+                None => break 0,
+                Some(true) => {}
+                // Another thread's skip of it is under way: let it finish.
+                Some(false) => backoff.snooze(),
+            }
+        };
+        if taken > 0 {
+            // After the claim (pop_many's SeqCst CAS on `head`): see
+            // `waiters.rs` for the store→load order. (`CLOSED` here would
+            // say the senders are gone: nothing to do.)
+            let _ = shared.send_waiters.notify_many(taken);
+        }
+        taken
+    }
+
+    /// An empty batch: empty, or disconnected once what was sent before
+    /// the last sender left is taken (`try_recv`'s argument, with the
+    /// batch's `fence(SeqCst)` in `Queue::pop_many` in the place of
+    /// `pop`'s).
+    #[cold]
+    fn none_taken(&self, buf: &mut Vec<T>, limit: usize) -> Result<usize, TryRecvError> {
+        // Relaxed: the batch below runs a `fence(SeqCst)` before it
+        // decides "empty", which acquires for this load (pairing with the
+        // Release store in `Shared::disconnect`), as in `try_recv`.
+        if !self.shared.disconnected.load(Ordering::Relaxed) {
+            return Err(TryRecvError::Empty);
+        }
+        match self.take_many(buf, limit) {
+            0 => Err(TryRecvError::Disconnected),
+            taken => Ok(taken),
+        }
     }
 
     /// Appends to `buf` up to `limit` items, blocking while the channel is
@@ -67,11 +133,8 @@ impl<T> Receiver<T> {
     /// assert_eq!(rx.recv_many(&mut buf, 16), Err(hotq_mpmc::RecvError));
     /// ```
     pub fn recv_many(&self, buf: &mut Vec<T>, limit: usize) -> Result<usize, RecvError> {
-        if limit == 0 {
-            return Ok(0);
-        }
-        let first = self.recv()?;
-        Ok(self.append(buf, first, limit))
+        self.recv_many_until(buf, limit, || None)
+            .map_err(|_| RecvError)
     }
 
     /// As [`recv_many`](Self::recv_many), blocking for at most `timeout`
@@ -98,11 +161,45 @@ impl<T> Receiver<T> {
         limit: usize,
         timeout: Duration,
     ) -> Result<usize, RecvTimeoutError> {
+        // A timeout too long to represent is no timeout.
+        self.recv_many_until(buf, limit, || Instant::now().checked_add(timeout))
+    }
+
+    /// One batch try, then (when it finds the channel empty) the waiting
+    /// loop of `recv`, each try a batch. `deadline` is called only when the
+    /// first try fails, as in `recv_until`.
+    fn recv_many_until(
+        &self,
+        buf: &mut Vec<T>,
+        limit: usize,
+        deadline: impl FnOnce() -> Option<Instant>,
+    ) -> Result<usize, RecvTimeoutError> {
         if limit == 0 {
             return Ok(0);
         }
-        let first = self.recv_timeout(timeout)?;
-        Ok(self.append(buf, first, limit))
+        if self.shared.timer.is_some() {
+            // Nothing notifies a timer's receivers: its own wait (`timer.rs`).
+            let first = match deadline() {
+                None => self.recv().map_err(|_| RecvTimeoutError::Disconnected)?,
+                Some(at) => self.recv_deadline(at)?,
+            };
+            return Ok(self.append(buf, first, limit));
+        }
+        match self.try_recv_many(buf, limit) {
+            Ok(taken) => return Ok(taken),
+            Err(TryRecvError::Disconnected) => return Err(RecvTimeoutError::Disconnected),
+            Err(TryRecvError::Empty) => {}
+        }
+        let got = self.shared.recv_waiters.block_on(
+            deadline(),
+            || match self.try_recv_many(buf, limit) {
+                Ok(taken) => Some(Ok(taken)),
+                Err(TryRecvError::Disconnected) => Some(Err(RecvTimeoutError::Disconnected)),
+                Err(TryRecvError::Empty) => None,
+            },
+            || true,
+        );
+        got.unwrap_or(Err(RecvTimeoutError::Timeout))
     }
 
     /// As [`recv_many`](Self::recv_many), waiting asynchronously for the
@@ -142,7 +239,8 @@ impl<T> Receiver<T> {
         }
     }
 
-    /// Pushes `first`, then takes items with `try_recv` until `limit` in
+    /// A timer's batch (its items come one at a time, from the timer):
+    /// pushes `first`, then takes items with `try_recv` until `limit` in
     /// all or an empty channel; returns how many were appended.
     fn append(&self, buf: &mut Vec<T>, first: T, limit: usize) -> usize {
         // Room for what is there now, not for `limit` (which may be huge).
@@ -200,13 +298,42 @@ impl<T> Future for RecvManyFut<'_, T> {
         if this.limit == 0 {
             return Poll::Ready(Ok(0));
         }
-        match this.receiver.poll_recv(&mut this.waiter, cx) {
-            Poll::Ready(Ok(first)) => {
-                Poll::Ready(Ok(this.receiver.append(this.buf, first, this.limit)))
-            }
-            Poll::Ready(Err(e)) => Poll::Ready(Err(e)),
-            Poll::Pending => Poll::Pending,
+        let receiver = this.receiver;
+        if receiver.shared.timer.is_some() {
+            // One item at a time from the timer (`timer.rs`).
+            return match receiver.poll_recv(&mut this.waiter, cx) {
+                Poll::Ready(Ok(first)) => {
+                    Poll::Ready(Ok(receiver.append(this.buf, first, this.limit)))
+                }
+                Poll::Ready(Err(e)) => Poll::Ready(Err(e)),
+                Poll::Pending => Poll::Pending,
+            };
         }
+        // `Receiver::poll_recv`'s protocol, each try a batch.
+        let waiters = &receiver.shared.recv_waiters;
+        if let Some(w) = this.waiter.take() {
+            // Notified or not, the next step is a try: a notification is
+            // used by it.
+            waiters.unregister(&w);
+        }
+        let (buf, limit) = (&mut *this.buf, this.limit);
+        let mut attempt = || match receiver.try_recv_many(buf, limit) {
+            Ok(taken) => Poll::Ready(Ok(taken)),
+            Err(TryRecvError::Disconnected) => Poll::Ready(Err(RecvError)),
+            Err(TryRecvError::Empty) => Poll::Pending,
+        };
+        if let Poll::Ready(done) = attempt() {
+            return Poll::Ready(done);
+        }
+        let w = Waiter::task(cx.waker());
+        waiters.register(&w);
+        // The re-try after the flag store (see `waiters.rs`).
+        if let Poll::Ready(done) = attempt() {
+            waiters.leave(&w);
+            return Poll::Ready(done);
+        }
+        this.waiter = Some(w);
+        Poll::Pending
     }
 }
 
@@ -225,5 +352,166 @@ impl<T> fmt::Debug for RecvManyFut<'_, T> {
             .field("limit", &self.limit)
             .field("waiting", &self.waiter.is_some())
             .finish_non_exhaustive()
+    }
+}
+
+impl<T> Sender<T> {
+    /// Sends items from the front of `items`, in order, as many as there
+    /// is room for now, without blocking, and returns how many; what did
+    /// not go stays in `items`, at its front. (It may send fewer than there
+    /// is room for when a receiver is in the middle of taking the item of
+    /// the next slot: see [`Queue::push_many`](crate::Queue::push_many).)
+    /// At least one is sent, or
+    /// [`TrySendError::Full`] when there is no room, and
+    /// [`TrySendError::Disconnected`] when every receiver is gone (or
+    /// [`Receiver::close`] ran); either way `items` is left as it was. An
+    /// empty `items` returns `Ok(0)` at once. One claim on the queue for
+    /// the whole batch ([`Queue::push_many`](crate::Queue::push_many)).
+    ///
+    /// ```
+    /// use hotq_mpmc::TrySendError;
+    ///
+    /// let (tx, rx) = hotq_mpmc::bounded(3);
+    /// let mut items = vec![1, 2, 3, 4];
+    /// assert_eq!(tx.try_send_many(&mut items), Ok(3)); // room for three
+    /// assert_eq!(items, [4]);
+    /// assert_eq!(tx.try_send_many(&mut items), Err(TrySendError::Full(())));
+    /// assert_eq!(items, [4]); // kept
+    /// assert_eq!(rx.try_iter().collect::<Vec<_>>(), [1, 2, 3]);
+    /// drop(rx);
+    /// assert_eq!(tx.try_send_many(&mut items), Err(TrySendError::Disconnected(())));
+    /// assert_eq!(items, [4]);
+    /// ```
+    pub fn try_send_many(&self, items: &mut Vec<T>) -> Result<usize, TrySendError<()>> {
+        if items.is_empty() {
+            return Ok(0);
+        }
+        self.send_front_of(&mut FrontDrain::new(items))
+    }
+
+    /// Sends every item of `items`, in order, blocking while the channel
+    /// is full; `items` is empty afterwards. Consecutive items of the batch
+    /// stay together in the channel's order as far as the room at each
+    /// claim allows (each claim appends as many as fit, at once). Fails
+    /// only when every receiver is gone (or [`Receiver::close`] ran): the
+    /// items not sent are then still in `items`, in order.
+    ///
+    /// ```
+    /// let (tx, rx) = hotq_mpmc::bounded(2);
+    /// let t = std::thread::spawn(move || {
+    ///     let mut items: Vec<u32> = (0..10).collect();
+    ///     tx.send_many(&mut items).unwrap(); // waits for room four times
+    ///     assert!(items.is_empty());
+    /// });
+    /// assert_eq!(rx.iter().collect::<Vec<_>>(), (0..10).collect::<Vec<_>>());
+    /// t.join().unwrap();
+    /// ```
+    ///
+    /// ```
+    /// let (tx, rx) = hotq_mpmc::bounded(2);
+    /// tx.send_many(&mut vec!['a', 'b']).unwrap(); // full now
+    /// let t = std::thread::spawn(move || drop(rx)); // while `send_many` waits, perhaps
+    /// let mut items = vec!['c', 'd'];
+    /// assert_eq!(tx.send_many(&mut items), Err(hotq_mpmc::SendError(())));
+    /// t.join().unwrap();
+    /// assert_eq!(items, ['c', 'd']); // never sent
+    /// ```
+    pub fn send_many(&self, items: &mut Vec<T>) -> Result<(), SendError<()>> {
+        self.send_many_until(items, None).map_err(|_| SendError(()))
+    }
+
+    /// As [`send_many`](Self::send_many), blocking for at most `timeout`
+    /// in all: [`SendTimeoutError::Timeout`] when it passes with items
+    /// left, which are then still in `items`, in order (those sent before
+    /// stay sent).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use hotq_mpmc::SendTimeoutError;
+    ///
+    /// let (tx, rx) = hotq_mpmc::bounded(2);
+    /// let mut items = vec![1, 2, 3];
+    /// let wait = Duration::from_millis(10);
+    /// assert_eq!(tx.send_many_timeout(&mut items, wait), Err(SendTimeoutError::Timeout(())));
+    /// assert_eq!(items, [3]); // two sent, one left
+    /// assert_eq!(rx.recv(), Ok(1));
+    /// assert_eq!(tx.send_many_timeout(&mut items, wait), Ok(()));
+    /// drop(rx);
+    /// items.push(4);
+    /// assert_eq!(
+    ///     tx.send_many_timeout(&mut items, wait),
+    ///     Err(SendTimeoutError::Disconnected(()))
+    /// );
+    /// ```
+    pub fn send_many_timeout(
+        &self,
+        items: &mut Vec<T>,
+        timeout: Duration,
+    ) -> Result<(), SendTimeoutError<()>> {
+        // A timeout too long to represent is no timeout.
+        self.send_many_until(items, Instant::now().checked_add(timeout))
+    }
+
+    /// Batch tries until `items` is empty, waiting (as `send` does) after
+    /// each that finds no room.
+    fn send_many_until(
+        &self,
+        items: &mut Vec<T>,
+        deadline: Option<Instant>,
+    ) -> Result<(), SendTimeoutError<()>> {
+        let mut from = FrontDrain::new(items);
+        let queue = &self.shared.queue;
+        while from.remaining() > 0 {
+            match self.send_front_of(&mut from) {
+                Ok(_) => continue,
+                Err(TrySendError::Disconnected(())) => {
+                    return Err(SendTimeoutError::Disconnected(()));
+                }
+                Err(TrySendError::Full(())) => {}
+            }
+            // As in `Sender::send_waiting`: between the spin phase's tries,
+            // wait until half the ring is free again.
+            let ahead = queue.capacity() / 2;
+            let sent = self.shared.send_waiters.block_on(
+                deadline,
+                || match self.send_front_of(&mut from) {
+                    Ok(_) => Some(Ok(())),
+                    Err(TrySendError::Disconnected(())) => Some(Err(())),
+                    Err(TrySendError::Full(())) => None,
+                },
+                || queue.has_room_ahead(ahead),
+            );
+            match sent {
+                Some(Ok(())) => {}
+                Some(Err(())) => return Err(SendTimeoutError::Disconnected(())),
+                None => return Err(SendTimeoutError::Timeout(())),
+            }
+        }
+        Ok(())
+    }
+
+    /// One batch claim of what `from` has left (at least one item), then
+    /// the receivers' notification (one per item sent).
+    fn send_front_of(&self, from: &mut FrontDrain<'_, T>) -> Result<usize, TrySendError<()>> {
+        let shared = &*self.shared;
+        // Relaxed: a hint, as in `try_send` (a send racing the last
+        // receiver's drop is settled by `CLOSED` below).
+        if shared.disconnected.load(Ordering::Relaxed) {
+            return Err(TrySendError::Disconnected(()));
+        }
+        match shared.queue.push_front_of(from) {
+            0 if shared.queue.is_closed() => Err(TrySendError::Disconnected(())),
+            0 => Err(TrySendError::Full(())),
+            sent => {
+                // After the claim (push_many's SeqCst CAS on `tail`): see
+                // `waiters.rs` for the store→load order.
+                if shared.recv_waiters.notify_many(sent) {
+                    // The last receiver left meanwhile: drop what its drain
+                    // may have missed, as `try_send` does.
+                    shared.drop_all(|| shared.queue.pop());
+                }
+                Ok(sent)
+            }
+        }
     }
 }

@@ -279,6 +279,29 @@ impl Waiters {
         flags & CLOSED != 0
     }
 
+    /// [`notify_one`](Self::notify_one) for a batch of `count` items (or
+    /// freed slots): the same one load after the batch's one claim, then up
+    /// to `count` waiters woken, one per item, as `count` single
+    /// operations would. The flag re-loads between wakes are hints only: a
+    /// waiter that registers after the first load re-tries after its flag
+    /// store and sees the batch.
+    #[inline]
+    pub(crate) fn notify_many(&self, count: usize) -> bool {
+        let flags = load_after_claim(&self.flags);
+        if flags & WAITING != 0 {
+            self.notify_one_waiting();
+            for _ in 1..count {
+                // Relaxed: a hint (see above); the lock taken by the wake
+                // before orders it after that wake's flag store.
+                if self.flags.load(Ordering::Relaxed) & WAITING == 0 {
+                    break;
+                }
+                self.notify_one_waiting();
+            }
+        }
+        flags & CLOSED != 0
+    }
+
     #[cold]
     #[inline(never)]
     fn notify_one_waiting(&self) {
