@@ -9,6 +9,7 @@
 
 mod adapters;
 mod contender;
+pub mod flow;
 mod throughput;
 
 pub use adapters::{AsyncChannelCrate, FlumeAsync, HotqMpmcAsync, KanalAsync, Thingbuf, TokioMpsc};

@@ -95,6 +95,16 @@ pub fn each_shared(v: &mut impl SharedVisitor) {
     v.visit::<CondvarQueue>();
 }
 
+/// The channels with a rendezvous flavour (capacity 0) among
+/// [`each_waiting_channel`], ours first (std's `sync_channel(0)` runs the
+/// one-consumer shape beside them).
+pub fn each_rendezvous_channel(v: &mut impl SharedVisitor) {
+    v.visit::<HotqMpmcChannel>();
+    v.visit::<CrossbeamChannel>();
+    v.visit::<Flume>();
+    v.visit::<Kanal>();
+}
+
 /// The channels that wait in their own blocking calls (the `channels`
 /// suite; not in the queue suites, which drive every contender through one
 /// spin-and-yield), ours first.

@@ -37,9 +37,62 @@ pub fn params(o: &Options) -> (String, String) {
 /// async ones (`async_channels`), then the wake-up latency and idle CPU.
 pub fn suite(o: &Options, out: &mut Vec<Pending>) {
     blocking(o, out);
+    rendezvous(o, out);
     selects(o, out);
     channels_async::suite(o, out);
     waits(o, out);
+}
+
+/// The rendezvous workloads' names (`bounded(0)`: a send returns once a
+/// receiver has taken the item), and their shapes.
+pub const RENDEZVOUS: [&str; 2] = ["rendezvous 1P1C", "rendezvous 4P4C"];
+const RENDEZVOUS_SHAPES: [(u64, u64); 2] = [(1, 1), (4, 4)];
+
+/// Zero-capacity channels, each in its own blocking calls.
+fn rendezvous(o: &Options, out: &mut Vec<Pending>) {
+    struct Shape {
+        producers: u64,
+        consumers: u64,
+        entries: Vec<Entry>,
+    }
+    impl SharedVisitor for Shape {
+        fn visit<C: Shared>(&mut self) {
+            let (p, c) = (self.producers, self.consumers);
+            self.entries
+                .push(Entry::new(C::NAME, C::KIND, move |items| {
+                    mpmc::throughput::<C>(p, c, items, 0).into()
+                }));
+        }
+    }
+    for (name, (producers, consumers)) in RENDEZVOUS.into_iter().zip(RENDEZVOUS_SHAPES) {
+        let mut v = Shape {
+            producers,
+            consumers,
+            entries: Vec::new(),
+        };
+        contenders::each_rendezvous_channel(&mut v);
+        if consumers == 1 {
+            v.entries.push(Entry::new(
+                SyncChannel::NAME,
+                SyncChannel::KIND,
+                move |items| mpmc::throughput_mpsc::<SyncChannel>(producers, items, 0).into(),
+            ));
+        }
+        v.entries.push(probe::probe(Unit::MItemsPerSec));
+        let params = format!(
+            "{producers} producers, {consumers} consumers, u64 items, capacity 0 (each send hands its item to a receiver), every channel in its own blocking send/recv{}",
+            probe::PROBE_WORDS
+        );
+        out.push(workload(
+            "channels (blocking)",
+            name.to_string(),
+            params,
+            Unit::MItemsPerSec,
+            // A hand-off per item, each a wake-up: a tenth of the items.
+            o.plan((o.items / 10).max(1)),
+            v.entries,
+        ));
+    }
 }
 
 /// The select workloads' names: one producer on a data channel and a

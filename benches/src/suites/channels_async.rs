@@ -3,7 +3,11 @@
 //! `.await`s (`async_channels`).
 
 use super::probe;
-use crate::async_channels::{self, AsyncChan, AsyncVisitor, CAPACITY, WORKERS};
+use crate::async_channels::flow::{self, AsyncFlow, Calls};
+use crate::async_channels::{
+    self, AsyncChan, AsyncVisitor, CAPACITY, HotqMpmcAsync, TokioMpsc, WORKERS,
+};
+use crate::channel::Kind;
 use crate::cli::Options;
 use crate::results::Unit;
 use crate::rounds::{Entry, Pending, workload};
@@ -21,8 +25,122 @@ pub fn params(o: &Options) -> (String, String) {
     )
 }
 
-/// Runs the async workloads into `out`.
+/// Runs the async workloads into `out`: the shapes, then the
+/// flow-control rows.
 pub fn suite(o: &Options, out: &mut Vec<Pending>) {
+    shapes(o, out);
+    batches(o, out);
+    reserves(o, out);
+}
+
+/// The batch rows' shapes and `recv_many` limits (issue 39).
+pub const BATCH_SHAPES: [(u64, u64); 2] = [(1, 1), (4, 4)];
+/// The `recv_many` limits of the batch rows.
+pub const BATCH_LIMITS: [usize; 2] = [16, 256];
+/// The reserve rows' shapes: one consumer, so tokio's mpsc runs them all.
+pub const RESERVE_SHAPES: [(u64, u64); 2] = [(1, 1), (4, 1)];
+
+/// A flow-control row: `C` called as `calls`, named `name`.
+fn flow_entry<C: AsyncFlow>(name: &'static str, kind: Kind, p: u64, c: u64, calls: Calls) -> Entry {
+    Entry::new(name, kind, move |items| {
+        flow::throughput::<C>(p, c, items, calls).into()
+    })
+}
+
+/// `recv_many` against the same channel's `recv`, and against tokio's
+/// `recv_many` where its one receiver fits the shape.
+fn batches(o: &Options, out: &mut Vec<Pending>) {
+    for (p, c) in BATCH_SHAPES {
+        for limit in BATCH_LIMITS {
+            let mut entries = vec![
+                flow_entry::<HotqMpmcAsync>(
+                    "hotq-mpmc-channel recv_many",
+                    Kind::Ours,
+                    p,
+                    c,
+                    Calls::RecvMany(limit),
+                ),
+                flow_entry::<HotqMpmcAsync>(
+                    "hotq-mpmc-channel recv",
+                    Kind::Ours,
+                    p,
+                    c,
+                    Calls::Single,
+                ),
+            ];
+            if c == 1 {
+                entries.push(flow_entry::<TokioMpsc>(
+                    "tokio mpsc recv_many",
+                    Kind::Peer,
+                    p,
+                    c,
+                    Calls::RecvMany(limit),
+                ));
+                entries.push(flow_entry::<TokioMpsc>(
+                    "tokio mpsc recv",
+                    Kind::Peer,
+                    p,
+                    c,
+                    Calls::Single,
+                ));
+            }
+            entries.push(probe::probe(Unit::MItemsPerSec));
+            let params = format!(
+                "{p} producer tasks sending one item each, {c} consumer tasks receiving up to {limit} items per recv_many (or one per recv), u64 items, capacity {CAPACITY}, tokio multi-thread runtime of {WORKERS} workers; tokio mpsc (one receiver) in the one-consumer shape only{}",
+                probe::PROBE_WORDS
+            );
+            out.push(workload(
+                "channels (async)",
+                format!("async batch {p}P{c}C limit {limit}"),
+                params,
+                Unit::MItemsPerSec,
+                o.plan(o.items),
+                entries,
+            ));
+        }
+    }
+}
+
+/// Reserve-then-send against the same channel's plain async send, and
+/// against tokio's `reserve`.
+fn reserves(o: &Options, out: &mut Vec<Pending>) {
+    for (p, c) in RESERVE_SHAPES {
+        let mut entries = vec![
+            flow_entry::<HotqMpmcAsync>(
+                "hotq-mpmc-channel reserve",
+                Kind::Ours,
+                p,
+                c,
+                Calls::Reserve,
+            ),
+            flow_entry::<HotqMpmcAsync>(
+                "hotq-mpmc-channel send_async",
+                Kind::Ours,
+                p,
+                c,
+                Calls::Single,
+            ),
+            flow_entry::<TokioMpsc>("tokio mpsc reserve", Kind::Peer, p, c, Calls::Reserve),
+            flow_entry::<TokioMpsc>("tokio mpsc send", Kind::Peer, p, c, Calls::Single),
+        ];
+        entries.push(probe::probe(Unit::MItemsPerSec));
+        let params = format!(
+            "{p} producer tasks each reserving a slot and then sending into it (or sending), {c} consumer task, u64 items, capacity {CAPACITY}, tokio multi-thread runtime of {WORKERS} workers{}",
+            probe::PROBE_WORDS
+        );
+        out.push(workload(
+            "channels (async)",
+            format!("async reserve {p}P{c}C"),
+            params,
+            Unit::MItemsPerSec,
+            o.plan(o.items),
+            entries,
+        ));
+    }
+}
+
+/// The async shapes: every contender's own send and receive.
+fn shapes(o: &Options, out: &mut Vec<Pending>) {
     struct Shape {
         producers: u64,
         consumers: u64,

@@ -52,6 +52,19 @@ pub(super) fn channels(ws: &[Workload], goals: &mut Vec<Goal>) {
             ));
         }
     }
+    // Issue 38: rendezvous channels (`bounded(0)`), against
+    // crossbeam-channel's.
+    for name in crate::suites::channels::RENDEZVOUS {
+        if let Some(w) = workload(ws, name) {
+            goals.push(goal(
+                format!("channels {name}: {OURS} ÷ crossbeam-channel, per round"),
+                true,
+                1.5,
+                per_round(w, OURS, "crossbeam-channel"),
+            ));
+        }
+    }
+    flow(ws, goals);
     let waits = crate::suites::channels::WAITS;
     if let Some(w) = workload(ws, &format!("{waits}wake-up latency")) {
         goals.push(goal(
@@ -92,5 +105,59 @@ pub(super) fn channels(ws: &[Workload], goals: &mut Vec<Goal>) {
                 per_round(w, OURS, peer),
             ));
         }
+    }
+}
+
+/// Issue 39's goals: a batch receive at limit 256 moves at least twice
+/// the items of the same channel's single receives, and more than tokio's
+/// `recv_many`; reserve-then-send costs at most a tenth over the plain
+/// async send, and beats tokio's `reserve`.
+fn flow(ws: &[Workload], goals: &mut Vec<Goal>) {
+    use crate::suites::channels_async::{BATCH_LIMITS, BATCH_SHAPES, RESERVE_SHAPES};
+    const MANY: &str = "hotq-mpmc-channel recv_many";
+    for (p, c) in BATCH_SHAPES {
+        for limit in BATCH_LIMITS {
+            let name = format!("async batch {p}P{c}C limit {limit}");
+            let Some(w) = workload(ws, &name) else {
+                continue;
+            };
+            if limit >= 256 {
+                goals.push(goal(
+                    format!("channels {name}: recv_many ÷ the same channel's recv, per round"),
+                    true,
+                    2.0,
+                    per_round(w, MANY, "hotq-mpmc-channel recv"),
+                ));
+            }
+            if row(w, "tokio mpsc recv_many").is_some() {
+                goals.push(goal(
+                    format!("channels {name}: {MANY} ÷ tokio mpsc recv_many, per round"),
+                    true,
+                    1.5,
+                    per_round(w, MANY, "tokio mpsc recv_many"),
+                ));
+            }
+        }
+    }
+    const RESERVE: &str = "hotq-mpmc-channel reserve";
+    for (p, c) in RESERVE_SHAPES {
+        let name = format!("async reserve {p}P{c}C");
+        let Some(w) = workload(ws, &name) else {
+            continue;
+        };
+        goals.push(goal(
+            format!(
+                "channels {name}: reserve then send ÷ the same channel's send_async, per round"
+            ),
+            true,
+            0.9,
+            per_round(w, RESERVE, "hotq-mpmc-channel send_async"),
+        ));
+        goals.push(goal(
+            format!("channels {name}: {RESERVE} ÷ tokio mpsc reserve, per round"),
+            true,
+            1.5,
+            per_round(w, RESERVE, "tokio mpsc reserve"),
+        ));
     }
 }
