@@ -19,9 +19,9 @@ impl<T> Producer<T> {
     /// `Ready` with the free slots (at least `n`), or with the
     /// wait's error; else `Pending`, with `cx`'s waker left in the ring to
     /// be woken when the consumer frees a slot or leaves. The waker stays
-    /// there until that wake-up, a later poll, [`clear_waker`]
-    /// (Self::clear_waker), or the ring's end; a stale one is woken once,
-    /// for nothing.
+    /// there until that wake-up, a later poll,
+    /// [`clear_waker`](Self::clear_waker), or the ring's end; a stale one
+    /// is woken once, for nothing.
     ///
     /// ```
     /// use std::task::{Context, Poll, Waker};
