@@ -130,7 +130,8 @@ impl<'a> Select<'a> {
     /// returns its index. The arm is ready when the ring holds an item, or
     /// when it is empty and its producer is gone. Selecting it completes
     /// nothing: pop after the select (the item is still there: only this
-    /// consumer takes items); the [`SelectedOperation`] may be dropped.
+    /// consumer takes items); the
+    /// [`SelectedOperation`](crate::SelectedOperation) may be dropped.
     ///
     /// The select borrows the consumer: build it inside the loop, so that
     /// the borrow ends before the pop. A ring whose producer is gone stays
@@ -193,7 +194,8 @@ impl<'a> Select<'a> {
     /// its index. The arm is ready when the ring has a free slot, or when
     /// its consumer is gone. Selecting it completes nothing: push after
     /// the select (the slot is still free: only this producer fills
-    /// slots); the [`SelectedOperation`] may be dropped.
+    /// slots); the [`SelectedOperation`](crate::SelectedOperation) may be
+    /// dropped.
     ///
     /// ```
     /// use hotq_mpmc::{Select, TrySelectError, bounded};
