@@ -134,11 +134,19 @@ packaged_tests() {
     for p in "${PACKAGED[@]}"; do
         tar xzf "target/package/$p-$version.crate" -C "$dir" || return 1
     done
+    local q patches
     for p in "${PACKAGED[@]:1}"; do
         echo "-- $p, unpacked"
+        # Every other packaged crate from its unpacked package: hotq-testkit
+        # (a dev-dependency of each), hotq-spsc (hotq-mpmc's optional `spsc`
+        # feature, which --all-features turns on).
+        patches=()
+        for q in "${PACKAGED[@]}"; do
+            [ "$q" = "$p" ] || patches+=(--config "patch.crates-io.$q.path='$dir/$q-$version'")
+        done
         (cd "$dir/$p-$version" &&
             CARGO_TARGET_DIR="$root/target" cargo check --all-features --all-targets \
-                --config "patch.crates-io.hotq-testkit.path='$dir/hotq-testkit-$version'") ||
+                "${patches[@]}") ||
             { rm -rf "$dir"; return 1; }
     done
     rm -rf "$dir"
