@@ -464,8 +464,14 @@ fn the_regime_grid_runs_every_cell_of_the_four_rings() {
         tables.contains("capacity 65536, yield: producer work down"),
         "{tables}"
     );
+    // Table rows only: a warning line above the tables (the machine's
+    // mode moving, which names up to four workloads) may be longer on a
+    // loaded machine, and is not a table.
     assert!(
-        tables.lines().all(|l| l.len() < 400),
+        tables
+            .lines()
+            .filter(|l| l.starts_with('|'))
+            .all(|l| l.len() < 400),
         "no 144-column matrix"
     );
 }
