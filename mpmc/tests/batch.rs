@@ -387,3 +387,22 @@ fn a_batch_receive_skips_a_dropped_permits_tombstone() {
         assert_eq!(tx.try_send_many(&mut more), Ok(4));
     });
 }
+
+/// After `close`, a permit still held is delivered: until it is, a batch
+/// receive says `Empty`, not `Disconnected` (as `try_recv`; the fuzz
+/// target `mpmc_channel_model` found the batch saying `Disconnected`).
+#[test]
+fn a_batch_receive_after_close_waits_for_a_held_permit() {
+    let (tx, rx) = bounded::<u32>(4);
+    let permit = tx.try_reserve().unwrap();
+    rx.close();
+    let mut buf = Vec::new();
+    assert_eq!(rx.try_recv_many(&mut buf, 8), Err(TryRecvError::Empty));
+    permit.send(7);
+    assert_eq!(rx.try_recv_many(&mut buf, 8), Ok(1));
+    assert_eq!(buf, [7]);
+    assert_eq!(
+        rx.try_recv_many(&mut buf, 8),
+        Err(TryRecvError::Disconnected)
+    );
+}

@@ -111,6 +111,10 @@ impl<T> Receiver<T> {
             return Err(TryRecvError::Empty);
         }
         match self.take_many(buf, limit) {
+            // Closed (`Receiver::close`) with a permit still held: it is
+            // delivered later (`reserve.rs`), so not drained yet (as in
+            // `try_recv`).
+            0 if !self.shared.queue.is_drained() => Err(TryRecvError::Empty),
             0 => Err(TryRecvError::Disconnected),
             taken => Ok(taken),
         }
