@@ -70,25 +70,28 @@ impl<T> Receiver<T> {
         }
     }
 
-    /// One batch claim of up to `limit` items into `buf`, then the
+    /// Batch claims of up to `limit` items into `buf` (one, or one per run
+    /// of items between dropped permits' tombstones), then the
     /// senders' notification (one per item taken).
     fn take_many(&self, buf: &mut Vec<T>, limit: usize) -> usize {
         let shared = &*self.shared;
         let backoff = Backoff::new();
-        let taken = loop {
-            let taken = shared.queue.pop_many(buf, limit);
-            if taken > 0 {
-                break taken;
+        let mut taken = 0;
+        while taken < limit {
+            taken += shared.queue.pop_many(buf, limit - taken);
+            if taken == limit {
+                break;
             }
             // A dropped permit's tombstone at `head` stops a batch as it
-            // stops a `pop`: skip it and look again (as `Shared::pop`).
+            // stops a `pop`: skip it and go on (as `Shared::pop`), so that
+            // a batch takes the items behind it too.
             match shared.skip_tombstone() {
-                None => break 0,
+                None => break,
                 Some(true) => {}
                 // Another thread's skip of it is under way: let it finish.
                 Some(false) => backoff.snooze(),
             }
-        };
+        }
         if taken > 0 {
             // After the claim (pop_many's SeqCst CAS on `head`): see
             // `waiters.rs` for the store→load order. (`CLOSED` here would
