@@ -73,7 +73,7 @@ use crossbeam_utils::CachePadded;
 
 use crate::CapacityError;
 use crate::sync::{
-    AtomicPosition, AtomicUsize, Backoff, Ordering, Position, Seam, UnsafeCell, fence,
+    AtomicBool, AtomicPosition, Backoff, Ordering, Position, Seam, UnsafeCell, fence,
     prefetch_read, seam,
 };
 
@@ -177,12 +177,15 @@ pub struct Queue<T> {
     /// The smallest power of two above `capacity + 2`: a position's low
     /// bits (`one_lap - 1`) are the index, the rest the lap.
     one_lap: Position,
-    /// Slots between `head` and `tail` that hold no item: reserved, or
-    /// tombstones not skipped yet (`queue/reserve.rs`); `len` leaves them
-    /// out. Written only by the channels' permits and by the thread that
-    /// skips a tombstone, on a line of its own so that those writes do not
-    /// touch the line of the fields every operation reads.
-    held: CachePadded<AtomicUsize>,
+    /// Whether a slot has ever been held (`queue/reserve.rs`): until then
+    /// `len` is what `head` and `tail` say; after, it also looks at the
+    /// stamps between them, leaving out the held slots and tombstones.
+    /// Set once, by the first `reserve`, and only read after that, so it
+    /// shares the line of the fields every operation reads: a permit costs
+    /// no shared write besides the claim (a counter of held slots cost a
+    /// permit two read-modify-writes, and halved the throughput of four
+    /// senders reserving on 2 cores: `benches/probes/flow_probe.rs`).
+    ever_held: AtomicBool,
 }
 
 /// One slot: a value and the stamp that says whose turn it is.
@@ -312,7 +315,7 @@ impl<T> Queue<T> {
             slots: slots.into_boxed_slice(),
             capacity,
             one_lap,
-            held: CachePadded::new(AtomicUsize::new(0)),
+            ever_held: AtomicBool::new(false),
         })
     }
 
@@ -720,16 +723,51 @@ impl<T> Queue<T> {
     /// ```
     #[must_use]
     pub fn len(&self) -> usize {
-        // Held slots (a channel's permits) are no items. Relaxed, and read
-        // apart from the pair below: a permit taken or given back during
-        // the call may be counted or not (the result stays within
-        // `0..=capacity`).
-        let held = self.held.load(Ordering::Relaxed);
-        self.raw_len().saturating_sub(held)
+        let (head, tail) = self.ends();
+        let n = self.distance(head, tail);
+        // Held slots (a channel's permits) are no items. Relaxed: a hint
+        // set before the first held slot's stamp store; a permit taken or
+        // given back during the call may be counted or not (the result
+        // stays within `0..=n`).
+        if self.ever_held.load(Ordering::Relaxed) {
+            n - self.held_among(head, n, usize::MAX)
+        } else {
+            n
+        }
     }
 
     /// `len` counting held slots: what `head` and `tail` say.
     fn raw_len(&self) -> usize {
+        let (head, tail) = self.ends();
+        self.distance(head, tail)
+    }
+
+    /// How many of the `n` slots from `head` on are held or tombstones,
+    /// looking no further than the first `stop_after` slots that are
+    /// neither. O(n): only a channel that has used permits comes here.
+    fn held_among(&self, head: Position, n: usize, stop_after: usize) -> usize {
+        let (mut position, mut held, mut items) = (head, 0, 0);
+        for _ in 0..n {
+            // Relaxed: a count at one look, as `len` promises; no value is
+            // read through it.
+            let stamp = self.slot(position).stamp.load(Ordering::Relaxed);
+            let d = stamp.wrapping_sub(position);
+            if d == RESERVED || d == TOMBSTONE {
+                held += 1;
+            } else {
+                items += 1;
+                if items == stop_after {
+                    break;
+                }
+            }
+            position = self.step(position);
+        }
+        held
+    }
+
+    /// `head` and `tail` at one instant during the call, `tail` less the
+    /// jump of a closed queue.
+    fn ends(&self) -> (Position, Position) {
         loop {
             // Acquire on `tail`: pairs with the producer's claim (SeqCst
             // CAS ⊇ Release), which came after the slot was freed, so the
@@ -747,7 +785,7 @@ impl<T> Queue<T> {
                 } else {
                     tail
                 };
-                return self.distance(head, tail);
+                return (head, tail);
             }
         }
     }
@@ -762,7 +800,10 @@ impl<T> Queue<T> {
     /// ```
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.len() == 0
+        let (head, tail) = self.ends();
+        let n = self.distance(head, tail);
+        // As in `len`, looking no further than the first item.
+        n == 0 || (self.ever_held.load(Ordering::Relaxed) && self.held_among(head, n, 1) == n)
     }
 
     /// Whether the queue is full, at one instant during the call.

@@ -7,14 +7,14 @@
 pub(crate) use core::sync::atomic::Ordering;
 
 #[cfg(not(loom))]
-pub(crate) use core::sync::atomic::{AtomicUsize, fence};
+pub(crate) use core::sync::atomic::{AtomicBool, AtomicUsize, fence};
 #[cfg(not(loom))]
 pub(crate) use std_cell::UnsafeCell;
 
 #[cfg(loom)]
 pub(crate) use loom::cell::UnsafeCell;
 #[cfg(loom)]
-pub(crate) use loom::sync::atomic::{AtomicUsize, fence};
+pub(crate) use loom::sync::atomic::{AtomicBool, AtomicUsize, fence};
 
 /// A position or stamp (see the top of `queue.rs`): 64 bits wherever the
 /// target has 64-bit atomics (every 64-bit target, and i686, 32-bit ARMv7

@@ -82,6 +82,30 @@ fn try_reserve_on_a_full_channel_is_full_and_permits_count_against_capacity() {
 }
 
 #[test]
+fn len_and_is_empty_leave_out_held_slots_and_tombstones_on_every_lap() {
+    // Capacity 3, over several laps: the held slots sit at each index in
+    // turn, in front of items, behind them, and alone.
+    let (tx, rx) = bounded(3);
+    for lap in 0..5 {
+        let front = tx.try_reserve().unwrap();
+        assert!(rx.is_empty(), "lap {lap}: a permit alone is no item");
+        assert_eq!(rx.len(), 0);
+        tx.send(lap).unwrap();
+        assert!(!rx.is_empty(), "lap {lap}: an item behind a permit");
+        assert_eq!(rx.len(), 1);
+        let back = tx.try_reserve().unwrap();
+        assert_eq!((rx.len(), tx.is_full()), (1, true));
+        drop(back); // a tombstone behind the item
+        assert_eq!(rx.len(), 1);
+        drop(front); // the oldest: skipped at once
+        assert_eq!(rx.len(), 1);
+        assert_eq!(rx.try_recv(), Ok(lap));
+        assert!(rx.is_empty(), "lap {lap}: only a tombstone left");
+        assert_eq!(rx.len(), 0);
+    }
+}
+
+#[test]
 fn a_permit_keeps_its_place_in_the_fifo_order() {
     let (tx, rx) = bounded(4);
     tx.send(1).unwrap();

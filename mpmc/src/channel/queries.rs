@@ -7,7 +7,11 @@ macro_rules! queries {
     ($half:ident, $h:ident) => {
         impl<T> $half<T> {
             /// The number of items in the channel, at one instant during
-            /// the call.
+            /// the call. Slots held by a [`Permit`](crate::Permit) are no
+            /// items: on a channel that has ever had a permit, `len` (and
+            /// `is_empty`) also look at the slots' stamps, one load per
+            /// slot in use, so that permits themselves cost no shared
+            /// counter.
             ///
             /// ```
             /// let (tx, rx) = hotq_mpmc::bounded(4);

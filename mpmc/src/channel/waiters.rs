@@ -38,6 +38,7 @@
 //! passes the notification on to the next waiter.
 
 use alloc::collections::VecDeque;
+use alloc::vec::Vec;
 use core::task::Waker;
 
 use super::context::Context;
@@ -282,24 +283,43 @@ impl Waiters {
     /// [`notify_one`](Self::notify_one) for a batch of `count` items (or
     /// freed slots): the same one load after the batch's one claim, then up
     /// to `count` waiters woken, one per item, as `count` single
-    /// operations would. The flag re-loads between wakes are hints only: a
-    /// waiter that registers after the first load re-tries after its flag
-    /// store and sees the batch.
+    /// operations would, taken off the list under one lock (a lock per
+    /// wake made a batch receive slower than single ones:
+    /// `benches/probes/flow_probe.rs`). A waiter that registers after the
+    /// load re-tries after its flag store and sees the batch.
     #[inline]
     pub(crate) fn notify_many(&self, count: usize) -> bool {
         let flags = load_after_claim(&self.flags);
         if flags & WAITING != 0 {
-            self.notify_one_waiting();
-            for _ in 1..count {
-                // Relaxed: a hint (see above); the lock taken by the wake
-                // before orders it after that wake's flag store.
-                if self.flags.load(Ordering::Relaxed) & WAITING == 0 {
-                    break;
-                }
+            if count == 1 {
                 self.notify_one_waiting();
+            } else {
+                self.notify_many_waiting(count);
             }
         }
         flags & CLOSED != 0
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn notify_many_waiting(&self, count: usize) {
+        let mut woken = Vec::new();
+        {
+            let mut list = self.lock();
+            while woken.len() < count {
+                let Some(w) = list.pop_front() else { break };
+                // As in `notify_one_waiting`: a select picked elsewhere
+                // takes nothing.
+                if w.pick() {
+                    w.notified.store(true, Ordering::Relaxed);
+                    woken.push(w);
+                }
+            }
+            self.set_waiting(!list.is_empty());
+        }
+        for waiter in woken {
+            waiter.wake();
+        }
     }
 
     #[cold]

@@ -67,9 +67,12 @@ impl<T> Queue<T> {
     /// [`release`](Self::release) the position exactly once.
     pub(crate) fn reserve(&self) -> Option<Position> {
         let position = self.claim()?;
-        // Counted before the slot reads as reserved, so `len` never counts
-        // it as an item for longer than the claim→store window.
-        self.held.fetch_add(1, Ordering::Relaxed);
+        // Before the slot reads as reserved: from now on `len` looks at
+        // the stamps. Loaded first so that, once set, the line this flag
+        // shares with the fields every operation reads stays shared.
+        if !self.ever_held.load(Ordering::Relaxed) {
+            self.ever_held.store(true, Ordering::Relaxed);
+        }
         // Relaxed: no data goes with it (the slot has no value yet). A
         // consumer that reads it only returns "empty for now", which the
         // previous stamp (`position`, claimed) would make it wait for
@@ -95,7 +98,6 @@ impl<T> Queue<T> {
         // not read it).
         slot.value
             .with_mut(|p| unsafe { p.write(MaybeUninit::new(value)) });
-        self.held.fetch_sub(1, Ordering::Relaxed);
         // Release pairs with the Acquire stamp load in `pop`: the value is
         // written before it is read.
         slot.stamp
@@ -152,7 +154,6 @@ impl<T> Queue<T> {
         {
             return false;
         }
-        self.held.fetch_sub(1, Ordering::Relaxed);
         // Relaxed: the next lap's producer needs only the value; its write
         // is ordered after last lap's read through `tail` (see `release`).
         self.slot(position)
