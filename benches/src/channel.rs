@@ -49,6 +49,11 @@ pub trait Channel: 'static {
     fn send(tx: &mut Self::Tx, v: u64);
     /// Receives the next item, waiting while the queue is empty.
     fn recv(rx: &mut Self::Rx) -> u64;
+    /// Sends what `send` kept back, waiting while the queue is full: a
+    /// producer calls it after its last `send`. Only a contender that
+    /// gathers items into batches keeps any back.
+    #[inline]
+    fn flush(_tx: &mut Self::Tx) {}
 
     /// Whether [`send_slice`](Channel::send_slice) and
     /// [`recv_slice`](Channel::recv_slice) exist for this contender.

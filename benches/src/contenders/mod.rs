@@ -26,7 +26,7 @@ pub use condvar_queue::CondvarQueue;
 pub use crossbeam_channel::CrossbeamChannel;
 pub use flume::Flume;
 pub use hotq_mpmc::HotqMpmc;
-pub use hotq_mpmc_channel::{HotqMpmcChannel, HotqMpmcChannelTry};
+pub use hotq_mpmc_channel::{BATCH, HotqMpmcChannel, HotqMpmcChannelBatch, HotqMpmcChannelTry};
 pub use hotq_spsc::{HotqSpsc, HotqSpscFenced};
 pub use kanal::Kanal;
 pub use lfqueue::Lfqueue;

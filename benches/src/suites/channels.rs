@@ -10,7 +10,10 @@ use super::wake::{self, WAKES};
 use crate::channel::Kind;
 use crate::channel::{Channel, Shared};
 use crate::cli::Options;
-use crate::contenders::{self, SharedVisitor, SyncChannel};
+use crate::contenders::{
+    self, BATCH, CrossbeamChannel, HotqMpmcChannel, HotqMpmcChannelBatch, SharedVisitor,
+    SyncChannel,
+};
 use crate::results::Unit;
 use crate::rounds::{Entry, Pending, workload};
 use crate::waiting::wake::{IDLE, PAUSE};
@@ -37,10 +40,45 @@ pub fn params(o: &Options) -> (String, String) {
 /// async ones (`async_channels`), then the wake-up latency and idle CPU.
 pub fn suite(o: &Options, out: &mut Vec<Pending>) {
     blocking(o, out);
+    batches(o, out);
     rendezvous(o, out);
     selects(o, out);
     channels_async::suite(o, out);
     waits(o, out);
+}
+
+/// The blocking batch rows' shapes (issue 39), at capacity 1024.
+pub const BATCH_SHAPES: [(u64, u64); 2] = [(1, 1), (4, 4)];
+
+/// `send_many` and `recv_many` against the same channel's `send` and
+/// `recv`, and against crossbeam-channel's (which has no batch calls).
+fn batches(o: &Options, out: &mut Vec<Pending>) {
+    fn row<C: Shared>(p: u64, c: u64) -> Entry {
+        Entry::new(C::NAME, C::KIND, move |items| {
+            mpmc::throughput::<C>(p, c, items, CAPACITIES[0]).into()
+        })
+    }
+    for (p, c) in BATCH_SHAPES {
+        let entries = vec![
+            row::<HotqMpmcChannelBatch>(p, c),
+            row::<HotqMpmcChannel>(p, c),
+            row::<CrossbeamChannel>(p, c),
+            probe::probe(Unit::MItemsPerSec),
+        ];
+        let params = format!(
+            "{p} producers, {c} consumers, u64 items, capacity {}; the batch row sends {BATCH} at a time with send_many and receives up to {BATCH} with recv_many, the others one item per send/recv{}",
+            CAPACITIES[0],
+            probe::PROBE_WORDS
+        );
+        out.push(workload(
+            "channels (blocking)",
+            format!("batch {p}P{c}C limit {BATCH}"),
+            params,
+            Unit::MItemsPerSec,
+            o.plan(o.items),
+            entries,
+        ));
+    }
 }
 
 /// The rendezvous workloads' names (`bounded(0)`: a send returns once a

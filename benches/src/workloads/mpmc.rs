@@ -82,8 +82,10 @@ fn round<C: Channel<Tx: Clone>>(
                     // AcqRel: the last producer's increment reads every other
                     // producer's (Release) increment, which came after all of
                     // that producer's sends, so its markers follow every item.
+                    C::flush(&mut tx);
                     if finished.fetch_add(1, Ordering::AcqRel) == producers - 1 {
                         (0..consumers).for_each(|_| C::send(&mut tx, STOP));
+                        C::flush(&mut tx);
                     }
                     t0
                 })

@@ -110,7 +110,7 @@ pub(super) fn channels(ws: &[Workload], goals: &mut Vec<Goal>) {
 
 /// Issue 39's goals: a batch receive at limit 256 moves at least twice
 /// the items of the same channel's single receives, and more than tokio's
-/// `recv_many`; reserve-then-send costs at most a tenth over the plain
+/// `recv_many`; so do batch sends and receives together, blocking; reserve-then-send costs at most a tenth over the plain
 /// async send, and beats tokio's `reserve`.
 fn flow(ws: &[Workload], goals: &mut Vec<Goal>) {
     use crate::suites::channels_async::{BATCH_LIMITS, BATCH_SHAPES, RESERVE_SHAPES};
@@ -138,6 +138,20 @@ fn flow(ws: &[Workload], goals: &mut Vec<Goal>) {
                 ));
             }
         }
+    }
+    use crate::suites::channels::BATCH_SHAPES as BLOCKING_BATCH_SHAPES;
+    const BATCH: &str = "hotq-mpmc-channel send_many+recv_many";
+    for (p, c) in BLOCKING_BATCH_SHAPES {
+        let name = format!("batch {p}P{c}C limit {}", crate::contenders::BATCH);
+        let Some(w) = workload(ws, &name) else {
+            continue;
+        };
+        goals.push(goal(
+            format!("channels {name}: {BATCH} ÷ the same channel's send+recv, per round"),
+            true,
+            2.0,
+            per_round(w, BATCH, "hotq-mpmc-channel"),
+        ));
     }
     const RESERVE: &str = "hotq-mpmc-channel reserve";
     for (p, c) in RESERVE_SHAPES {

@@ -1,0 +1,50 @@
+//! Which part of the async flow-control rows (issue 39) costs what:
+//! `flow_probe MODE P C ROUNDS` runs hotq-mpmc's async round with `MODE`
+//! (`single`, `reserve`, `many16`, `many256`, or tokio's with a `tokio-`
+//! prefix) and prints M items/s per round, for `perf record`.
+
+use hotq_benches::async_channels::flow::{Calls, throughput};
+use hotq_benches::async_channels::{HotqMpmcAsync, TokioMpsc};
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let mode = args.get(1).map_or("single", String::as_str);
+    if let Some(kind) = mode.strip_prefix("one-thread-") {
+        // One thread, for callgrind: N × (send and receive one item).
+        let n: u64 = args.get(2).map_or(0, |s| s.parse().unwrap());
+        let (tx, rx) = hotq_mpmc::bounded::<u64>(1024);
+        let mut sum = 0u64;
+        for i in 0..n {
+            match kind {
+                "send" => tx.try_send(i).unwrap(),
+                "reserve" => tx.try_reserve().unwrap().send(i),
+                k => panic!("unknown {k}"),
+            }
+            sum = sum.wrapping_add(rx.try_recv().unwrap());
+        }
+        std::hint::black_box(sum);
+        return;
+    }
+    let p: u64 = args.get(2).map_or(1, |s| s.parse().unwrap());
+    let c: u64 = args.get(3).map_or(1, |s| s.parse().unwrap());
+    let rounds: u32 = args.get(4).map_or(5, |s| s.parse().unwrap());
+    let (tokio, mode) = match mode.strip_prefix("tokio-") {
+        Some(m) => (true, m),
+        None => (false, mode),
+    };
+    let calls = match mode {
+        "single" => Calls::Single,
+        "reserve" => Calls::Reserve,
+        "many16" => Calls::RecvMany(16),
+        "many256" => Calls::RecvMany(256),
+        m => panic!("unknown mode {m}"),
+    };
+    for _ in 0..rounds {
+        let mps = if tokio {
+            throughput::<TokioMpsc>(p, c, 2_000_000, calls)
+        } else {
+            throughput::<HotqMpmcAsync>(p, c, 2_000_000, calls)
+        };
+        println!("{mode} {p}P{c}C {mps:.2} M/s");
+    }
+}
