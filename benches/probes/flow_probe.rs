@@ -9,6 +9,43 @@ use hotq_benches::async_channels::{HotqMpmcAsync, TokioMpsc};
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let mode = args.get(1).map_or("single", String::as_str);
+    if let Some(kind) = mode.strip_prefix("small-") {
+        // 1P1C async at a small capacity (8 unless given), where the
+        // receiver sleeps every few items: `small-send N [CAP]` or
+        // `small-reserve N [CAP]`.
+        let n: u64 = args.get(2).map_or(1_000_000, |s| s.parse().unwrap());
+        let cap: usize = args.get(3).map_or(8, |s| s.parse().unwrap());
+        let reserve = kind == "reserve";
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .build()
+            .unwrap();
+        let (tx, rx) = hotq_mpmc::bounded::<u64>(cap);
+        let t0 = std::time::Instant::now();
+        rt.block_on(async move {
+            let p = tokio::spawn(async move {
+                for i in 0..n {
+                    if reserve {
+                        tx.reserve_async().await.unwrap().send(i);
+                    } else {
+                        tx.send_async(i).await.unwrap();
+                    }
+                }
+            });
+            let c = tokio::spawn(async move {
+                for i in 0..n {
+                    assert_eq!(rx.recv_async().await, Ok(i));
+                }
+            });
+            p.await.unwrap();
+            c.await.unwrap();
+        });
+        println!(
+            "small-{kind} 1P1C cap {cap} {:.2} M/s",
+            n as f64 / t0.elapsed().as_secs_f64() / 1e6
+        );
+        return;
+    }
     if let Some(kind) = mode.strip_prefix("one-thread-") {
         // One thread, for callgrind: N × (send and receive one item).
         let n: u64 = args.get(2).map_or(0, |s| s.parse().unwrap());

@@ -305,7 +305,10 @@
 //! two; a call that waits (`send`, `recv`, their timed and async forms)
 //! allocates its entry in the waiters' list and takes the list's lock, and
 //! the call that ends a wait takes that lock and wakes the waiter (a
-//! futex system call for a thread, the task's `Waker` for a future).
+//! futex system call for a thread, the task's `Waker` for a future). On
+//! Linux, once a channel has had a [`Permit`], a receive that goes on the
+//! waiters' list also makes a `membarrier` system call, so that
+//! [`Permit::send`] needs no fence (`channel/fill_barrier.rs`).
 //!
 //! Only [`Queue::new`] and [`Queue::try_new`] allocate (the slots, once),
 //! and only dropping the queue (or its [`IntoIter`]) frees them, dropping

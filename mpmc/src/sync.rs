@@ -203,3 +203,8 @@ pub(crate) mod seams {
 /// `Arc`, parking, the clock), decided in the same way.
 #[cfg(feature = "std")]
 pub(crate) mod blocking;
+
+/// The system call behind the permits' asymmetric barrier
+/// (`channel/fill_barrier.rs`), where there is one.
+#[cfg(feature = "std")]
+pub(crate) mod membarrier;

@@ -234,6 +234,38 @@ fn permit_send_wakes_a_receiver_blocked_on_its_slot() {
     });
 }
 
+/// One permit at a time, each sent while the receiver may be going to
+/// sleep on its slot: the receiver acknowledges every item, so each one is
+/// the last in the channel and a send that misses a sleeping receiver
+/// hangs the test. The async receive registers at its first failed look
+/// (no spin first), and the sender pauses a random while between reserve
+/// and send, so the registration lands before, during and after the send
+/// (from the second permit on, the asymmetric barrier of
+/// `fill_barrier.rs` where `membarrier` works: the channel is big enough
+/// to use it, though it never holds more than one item).
+#[test]
+fn every_permit_send_reaches_a_receive_going_to_sleep_on_its_slot() {
+    within("permit sends against sleeping receives", LIMIT, || {
+        const ROUNDS: u32 = scaled(20_000, 50) as u32;
+        let (tx, rx) = bounded::<u32>(256);
+        let (ack_tx, ack_rx) = bounded::<u32>(1);
+        let receiver = thread::spawn(move || {
+            for i in 0..ROUNDS {
+                assert_eq!(block_on(rx.recv_async()), Ok(i));
+                ack_tx.send(i).unwrap();
+            }
+        });
+        let mut rng = Rng::new(39);
+        for i in 0..ROUNDS {
+            let permit = tx.reserve().unwrap();
+            rng.pause(2_000);
+            permit.send(i);
+            assert_eq!(ack_rx.recv(), Ok(i));
+        }
+        receiver.join().unwrap();
+    });
+}
+
 /// A waker that records that it was woken.
 #[derive(Default)]
 struct Flag(AtomicUsize);

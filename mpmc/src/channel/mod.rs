@@ -33,6 +33,7 @@ mod close;
 mod context;
 mod disconnect;
 mod error;
+mod fill_barrier;
 mod force;
 mod future;
 mod iter;
@@ -186,13 +187,14 @@ impl<T> Shared<T> {
     /// One sender and one receiver (a timer's sender count stays at 1,
     /// with no sender behind it: it never disconnects).
     pub(crate) fn new(queue: Queue<T>, timer: Option<Timer<T>>) -> Self {
+        let capacity = queue.capacity();
         Shared {
             queue,
             disconnected: AtomicBool::new(false),
             senders: AtomicUsize::new(1),
             receivers: AtomicUsize::new(1),
             send_waiters: Waiters::new(),
-            recv_waiters: Waiters::new(),
+            recv_waiters: Waiters::for_receivers(capacity),
             closed_waiters: Waiters::new(),
             timer,
             zero: None,

@@ -21,7 +21,11 @@
 //!   loads the receivers' waiter flag; a receiver that found the slot
 //!   reserved registered its flag and re-tried, and its re-try runs a
 //!   `fence(SeqCst)` before it loads the stamp again (`Queue::pop`):
-//!   either it sees the item, or the permit sees the flag. The permit
+//!   either it sees the item, or the permit sees the flag. Once the
+//!   channel has had a permit and `membarrier` works, the permit's fence
+//!   is a compiler fence and the receiver's registration makes the system
+//!   call instead (`fill_barrier.rs`): the fence waited for the slot's
+//!   cache line on every send. The permit
 //!   then wakes every waiting receiver, not one: while the slot was held,
 //!   sends behind it woke receivers that found the held slot and went
 //!   back to sleep, so their items need a receiver each now.
@@ -42,8 +46,8 @@ use std::time::{Duration, Instant};
 
 use super::waiters::Waiter;
 use super::{SendError, SendTimeoutError, Sender, Shared, TrySendError};
+use crate::sync::Position;
 use crate::sync::blocking::{Arc, Ordering};
-use crate::sync::{Position, fence};
 
 /// One slot of a channel, held for a value to come: [`send`](Self::send)
 /// puts the value there and never fails or waits. Made by
@@ -315,14 +319,16 @@ impl<T> Shared<T> {
     pub(crate) unsafe fn fill(&self, position: Position, value: T) {
         // SAFETY: the caller's promise.
         unsafe { self.queue.fill(position, value) };
-        // SeqCst fence: the publishing stamp store (Release, in `fill`)
-        // before the waiter-flag load; pairs with the fence in
-        // `Queue::pop`'s held-slot branch, which a receiver that found the slot
-        // reserved runs after storing its flag and before it loads the
-        // stamp again: one of the two sees the other's store. (A push's
-        // claim is a SeqCst CAS that `load_after_claim` follows; this
-        // store is not, so the fence stands in.)
-        fence(Ordering::SeqCst);
+        // The publishing stamp store (Release, in `fill`) before the
+        // waiter-flag load: a `fence(SeqCst)` that pairs with the fence in
+        // `Queue::pop`'s held-slot branch, which a receiver that found the
+        // slot reserved runs after storing its flag and before it loads
+        // the stamp again, or, once the channel has had a permit and
+        // `membarrier` works, a compiler fence that pairs with the
+        // system call the receivers then make after their flag stores
+        // (`fill_barrier.rs`). (A push's claim is a SeqCst CAS that
+        // `load_after_claim` follows; this store is not.)
+        self.recv_waiters.after_fill();
         if self.recv_waiters.notify_all_after_fence() {
             // The last receiver left meanwhile (`CLOSED`): drop what its
             // drain may have missed, this item included.

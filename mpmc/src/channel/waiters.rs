@@ -42,6 +42,7 @@ use alloc::vec::Vec;
 use core::task::Waker;
 
 use super::context::Context;
+use super::fill_barrier::FillBarrier;
 use crate::sync::AtomicUsize;
 use crate::sync::blocking::{
     self, Arc, AtomicBool, Instant, Mutex, Ordering, Quiet, SpinFirst, Thread, load_after_claim,
@@ -158,14 +159,30 @@ pub(crate) struct Waiters {
     list: Mutex<VecDeque<Arc<Waiter>>>,
     /// Whether this side's last blocking wait parked for long.
     quiet: Quiet,
+    /// The permits' barrier (`fill_barrier.rs`): moves only on the
+    /// receivers' list, at the first permit's send; a registration or
+    /// `close` runs its heavy half once it has.
+    fill: FillBarrier,
 }
 
 impl Waiters {
+    /// A list whose permits' barrier never goes light (a senders' list,
+    /// the closing watchers, a small channel's receivers).
     pub(crate) fn new() -> Self {
+        Self::with_fill_barrier(false)
+    }
+
+    /// The receivers' list of a channel of `capacity`.
+    pub(crate) fn for_receivers(capacity: usize) -> Self {
+        Self::with_fill_barrier(capacity >= super::fill_barrier::LIGHT_FROM_CAPACITY)
+    }
+
+    fn with_fill_barrier(may_flip: bool) -> Self {
         Waiters {
             flags: AtomicUsize::new(0),
             list: Mutex::new(VecDeque::new()),
             quiet: Quiet::new(),
+            fill: FillBarrier::new(may_flip),
         }
     }
 
@@ -178,9 +195,21 @@ impl Waiters {
     /// Puts `waiter` at the back of the list. The caller must re-try its
     /// operation afterwards, before it sleeps.
     pub(crate) fn register(&self, waiter: &Arc<Waiter>) {
-        let mut list = self.lock();
-        list.push_back(Arc::clone(waiter));
-        self.set_waiting(!list.is_empty());
+        {
+            let mut list = self.lock();
+            list.push_back(Arc::clone(waiter));
+            self.set_waiting(!list.is_empty());
+        }
+        // After the flag store, before the caller's re-try.
+        self.fill.after_flag_store();
+    }
+
+    /// A permit's send, between its publishing store and its flag load
+    /// (`notify_all_after_fence`): a fence, or a compiler fence once the
+    /// receivers run the other half (`fill_barrier.rs`).
+    #[inline(always)]
+    pub(crate) fn after_fill(&self) {
+        self.fill.after_fill();
     }
 
     /// Takes `waiter` off the list. Returns `false` when a notifier had
@@ -351,6 +380,8 @@ impl Waiters {
     /// what preceded it.
     pub(crate) fn close(&self) {
         self.wake_all(true);
+        // After the `CLOSED` store, before the caller's drain.
+        self.fill.after_flag_store();
     }
 
     /// Wakes every waiter without marking the list [`CLOSED`]

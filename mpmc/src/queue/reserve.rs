@@ -171,7 +171,9 @@ impl<T> Queue<T> {
     pub(super) fn still_held(&self, slot: &Slot<T>, stamp: Position) -> bool {
         // SeqCst fence: pairs with the fence of a tombstone's `release`
         // and with the one `Shared::fill` (a permit's send) runs between
-        // its publishing store and its load of the receivers' waiter flag:
+        // its publishing store and its load of the receivers' waiter flag
+        // (where that is a compiler fence, the receiver's registration
+        // runs `membarrier` before this re-try: `channel/fill_barrier.rs`):
         // either the stamp load below sees their store, or their loads
         // after their fence see this thread's `head` and waiter flag (see
         // the module docs).
