@@ -10,7 +10,7 @@ use std::future::Future;
 use std::pin::pin;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Barrier};
-use std::task::{Context, Poll, Wake, Waker};
+use std::task::{Context, Poll, Waker};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -18,7 +18,9 @@ use hotq_mpmc::{
     CapacityError, RecvError, RecvTimeoutError, SendError, SendTimeoutError, TryRecvError,
     TrySendError, bounded, try_bounded,
 };
-use hotq_testkit::{DropCounter, Item, assert_exactly_once_in_order, bound, scaled, within};
+use hotq_testkit::{
+    DropCounter, Item, assert_exactly_once_in_order, block_on, bound, scaled, within,
+};
 
 /// A limit for one test body: far beyond any healthy run, so only a hang
 /// (a lost wake-up) reaches it.
@@ -26,31 +28,6 @@ const LIMIT: Duration = bound(Duration::from_secs(60));
 
 fn ms(n: u64) -> Duration {
     Duration::from_millis(n)
-}
-
-/// Polls `fut` to completion on this thread, parking between polls (a
-/// minimal executor: the futures need only `core::task`).
-fn block_on<F: Future>(fut: F) -> F::Output {
-    struct Unpark(thread::Thread);
-    impl Wake for Unpark {
-        fn wake(self: Arc<Self>) {
-            self.0.unpark();
-        }
-        fn wake_by_ref(self: &Arc<Self>) {
-            self.0.unpark();
-        }
-    }
-    let waker = Waker::from(Arc::new(Unpark(thread::current())));
-    let mut cx = Context::from_waker(&waker);
-    let mut fut = pin!(fut);
-    loop {
-        if let Poll::Ready(v) = fut.as_mut().poll(&mut cx) {
-            return v;
-        }
-        // A wake-up that never comes fails the test: the body's `within`
-        // limit catches the hang.
-        thread::park();
-    }
 }
 
 #[test]

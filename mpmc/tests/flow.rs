@@ -12,30 +12,13 @@ use std::thread;
 use std::time::Duration;
 
 use hotq_mpmc::{RecvError, SendError, SendTimeoutError, TryRecvError, TrySendError, bounded};
-use hotq_testkit::{Item, StartGate, assert_exactly_once_in_order, bound, scaled, within};
+use hotq_testkit::{
+    Item, StartGate, assert_exactly_once_in_order, block_on, bound, scaled, within,
+};
 
 /// A limit for one test body: far beyond any healthy run, so only a hang
 /// (a lost wake-up) reaches it.
 const LIMIT: Duration = bound(Duration::from_secs(60));
-
-/// Polls `fut` to completion on this thread, parking between polls.
-fn block_on<F: Future>(fut: F) -> F::Output {
-    struct Unpark(thread::Thread);
-    impl Wake for Unpark {
-        fn wake(self: Arc<Self>) {
-            self.0.unpark();
-        }
-    }
-    let waker = Waker::from(Arc::new(Unpark(thread::current())));
-    let mut cx = Context::from_waker(&waker);
-    let mut fut = pin!(fut);
-    loop {
-        if let Poll::Ready(v) = fut.as_mut().poll(&mut cx) {
-            return v;
-        }
-        thread::park();
-    }
-}
 
 // ---- weak senders ----
 

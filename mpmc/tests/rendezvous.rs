@@ -14,7 +14,7 @@ use std::future::Future;
 use std::pin::pin;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Barrier, Mutex};
-use std::task::{Context, Poll, Wake, Waker};
+use std::task::{Context, Poll, Waker};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -22,7 +22,7 @@ use hotq_mpmc::{
     Receiver, RecvError, RecvTimeoutError, Select, SendError, SendTimeoutError, Sender,
     TryRecvError, TrySendError, bounded, select, try_bounded,
 };
-use hotq_testkit::{bound, scaled, thread_cpu_time, wait_for, within};
+use hotq_testkit::{block_on, bound, scaled, thread_cpu_time, wait_for, within};
 
 /// A limit for one test body: far beyond any healthy run, so only a hang
 /// (a lost wake-up) reaches it.
@@ -58,25 +58,6 @@ fn until_a_sender_waits<T>(rx: &Receiver<T>) {
 fn let_it_park(round: usize) {
     if round % 2 == 1 {
         thread::sleep(Duration::from_millis(1));
-    }
-}
-
-/// Polls `fut` to completion on this thread, parking between polls.
-fn block_on<F: Future>(fut: F) -> F::Output {
-    struct Unpark(thread::Thread);
-    impl Wake for Unpark {
-        fn wake(self: Arc<Self>) {
-            self.0.unpark();
-        }
-    }
-    let waker = Waker::from(Arc::new(Unpark(thread::current())));
-    let mut cx = Context::from_waker(&waker);
-    let mut fut = pin!(fut);
-    loop {
-        if let Poll::Ready(v) = fut.as_mut().poll(&mut cx) {
-            return v;
-        }
-        thread::park_timeout(Duration::from_millis(10));
     }
 }
 
