@@ -62,6 +62,9 @@ pub struct Options {
     pub verbosity: Verbosity,
     /// Pin threads to cores where there are enough.
     pub pin: bool,
+    /// Run the SPSC throughput contenders in the report's own binary
+    /// instead of each in its own (`isolated`).
+    pub in_process: bool,
     /// The time the whole run's rounds share (`None` for `--quick`, whose
     /// runs get a fixed 0.02 s each).
     pub time: Option<Duration>,
@@ -113,7 +116,7 @@ pub const USAGE: &str = "\
 usage: report [--suite spsc|mpmc|disruptor|waiting|channels|regimes|all] [--rounds N]
               [--goal-rounds N] [--items N] [--time S] [--quick] [--out DIR]
               [--readme README.md] [--docs docs/performance.md] [--no-pin]
-              [--processes N] [--quiet | --verbose]
+              [--processes N] [--in-process] [--quiet | --verbose]
        report --compare A/report.json B/report.json
 
   Prints a progress bar with the time left on stderr (on a terminal only),
@@ -137,6 +140,10 @@ usage: report [--suite spsc|mpmc|disruptor|waiting|channels|regimes|all] [--roun
   --processes  fresh processes the rounds and the time are spread over, one
              after the other (default 3; --quick: 1); the intervals resample
              processes, then rounds, so they hold from one run to the next
+  --in-process  run the SPSC throughput contenders in the report's binary
+             instead of each in its own (`hotq-contender-*`, built at the start
+             with cargo, or found in $HOTQ_CONTENDER_DIR): the figures then
+             move with what else the report links
   --quiet    print nothing but errors (no bar, no summary); the files are
              written as usual and the exit status says whether they were
   --verbose  also print a line per round of each workload
@@ -158,6 +165,7 @@ impl Options {
             docs: None,
             verbosity: Verbosity::Normal,
             pin: true,
+            in_process: false,
             time: None,
             schedule: None,
             compare: None,
@@ -196,6 +204,7 @@ impl Options {
                 "-v" | "--verbose" => o.verbosity = Verbosity::Verbose,
                 "--time" => time = Some(Duration::from_secs(number(&value("--time")?, "--time")?)),
                 "--no-pin" => o.pin = false,
+                "--in-process" => o.in_process = true,
                 "--processes" => {
                     o.processes = number(&value("--processes")?, "--processes")? as usize
                 }

@@ -4,17 +4,18 @@
 //! and SVG plots in the output folder.
 
 use std::fs;
-use std::process::ExitCode;
+use std::path::PathBuf;
+use std::process::{Command, ExitCode};
 use std::time::Instant;
 
-use hotq_benches::cli::{Options, USAGE};
+use hotq_benches::cli::{Options, Suite, USAGE};
 use hotq_benches::progress::{Progress, Verbosity};
 use hotq_benches::report::{
     compare, goals, header::Header, json, markdown, plot, readme, verdicts,
 };
 use hotq_benches::results::Unit;
 use hotq_benches::rounds;
-use hotq_benches::{pin, suites};
+use hotq_benches::{isolated, pin, suites};
 
 /// `--compare`: two runs' verdicts side by side; fails when any differs.
 fn compare(a: &std::path::Path, b: &std::path::Path) -> ExitCode {
@@ -83,6 +84,22 @@ fn main() -> ExitCode {
         }
     }
     pin::configure(o.pin);
+    // A worker's words would repeat the parent's; its bar still shows.
+    let say = o.verbosity != Verbosity::Quiet && o.worker.is_none();
+    // The workers find the contender binaries the parent built.
+    let mut worker_env = Vec::new();
+    if o.runs(Suite::Spsc) && !o.in_process {
+        match contender_dir(say) {
+            Ok(dir) => {
+                worker_env.push((isolated::DIR_VAR, dir.clone()));
+                isolated::configure(dir, o.pin);
+            }
+            Err(e) => {
+                eprintln!("report: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
     let mut params = suites::params(&o);
     if let (true, Ok(list)) = (o.pin, std::env::var("HOTQ_CORES")) {
         params.push(("cores, in pinning order (HOTQ_CORES)".into(), list));
@@ -98,8 +115,6 @@ fn main() -> ExitCode {
     }
     let mut header = Header::now(pin::cores() >= 2, params);
     let t0 = Instant::now();
-    // A worker's words would repeat the parent's; its bar still shows.
-    let say = o.verbosity != Verbosity::Quiet && o.worker.is_none();
     let workloads = if o.worker.is_none() && o.processes > 1 {
         let args: Vec<String> = std::env::args().skip(1).collect();
         let before = |i: usize| {
@@ -107,7 +122,7 @@ fn main() -> ExitCode {
                 eprintln!("report: process {} of {}", i + 1, o.processes);
             }
         };
-        match rounds::processes::run(&args, o.processes, &o.out, before) {
+        match rounds::processes::run(&args, &worker_env, o.processes, &o.out, before) {
             Ok(ws) => ws,
             Err(e) => {
                 eprintln!("report: {e}");
@@ -215,6 +230,7 @@ fn run_here(o: &Options, say: bool) -> Vec<hotq_benches::results::Workload> {
         })
         .collect();
     let workloads = rounds::run(pending, o.schedule.as_deref(), &progress);
+    isolated::stop_all();
     if let (Some(s), true) = (&o.schedule, say) {
         eprintln!(
             "report: {} runs (contenders × (rounds + calibration)) shared {} s",
@@ -227,6 +243,61 @@ fn run_here(o: &Options, say: bool) -> Vec<hotq_benches::results::Workload> {
 
 /// The try paths' instruction counts, where callgrind runs here (a few
 /// seconds per queue; they do not depend on the machine's load).
+/// The folder of the contender binaries (`isolated`): `$HOTQ_CONTENDER_DIR`
+/// where it is set (a worker, or a test that cargo built them for), else
+/// this binary's own, after `cargo build --bins` with this binary's
+/// profile has brought them up to date (`cargo run` builds only the
+/// report).
+fn contender_dir(say: bool) -> Result<PathBuf, String> {
+    if let Some(dir) = std::env::var_os(isolated::DIR_VAR) {
+        return Ok(dir.into());
+    }
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find the report binary: {e}"))?;
+    let dir = exe
+        .parent()
+        .ok_or("the report binary is in no folder")?
+        .to_path_buf();
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| env!("CARGO").into());
+    let mut build = Command::new(cargo);
+    build.args([
+        "build",
+        "-q",
+        "-p",
+        "hotq-benches",
+        "--bins",
+        "--manifest-path",
+    ]);
+    build.arg(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml"));
+    match dir.file_name().and_then(|n| n.to_str()) {
+        Some("release") => {
+            build.arg("--release");
+        }
+        Some("debug") | None => {}
+        Some(profile) => {
+            build.args(["--profile", profile]);
+        }
+    }
+    if let Some(target) = dir.parent() {
+        build.arg("--target-dir").arg(target);
+    }
+    if say {
+        eprintln!("report: bringing the contender binaries up to date (cargo build --bins)");
+    }
+    let how = format!(
+        "build them with `cargo build --release -p hotq-benches --bins` and set {} to their folder, or pass --in-process",
+        isolated::DIR_VAR
+    );
+    match build.status() {
+        Ok(s) if s.success() => Ok(dir),
+        Ok(s) => Err(format!(
+            "cargo could not build the contender binaries ({s}); {how}"
+        )),
+        Err(e) => Err(format!(
+            "cannot run cargo to build the contender binaries ({e}); {how}"
+        )),
+    }
+}
+
 fn count_instructions(say: bool) -> Vec<(String, f64)> {
     use hotq_benches::instructions;
     let exe = match std::env::current_exe() {

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use hotq_benches::channel::{Channel, Shared};
 use hotq_benches::contenders::{self, ChannelVisitor, SharedVisitor};
+use hotq_benches::isolated;
 use hotq_benches::sequenced::{self, Ring, RingVisitor, Topology};
 use serde_json::Value;
 
@@ -93,6 +94,9 @@ fn run_quick(out: &PathBuf, readme: &PathBuf, docs: &PathBuf) -> String {
         // workers' rounds is what every default run goes through.
         .args(["--quick", "--processes", "2", "--out"])
         .arg(out)
+        // Cargo built the contender binaries beside the report for this
+        // test; the report must not run cargo inside cargo's own run.
+        .env(isolated::DIR_VAR, contender_dir())
         .arg("--readme")
         .arg(readme)
         .arg("--docs")
@@ -411,6 +415,50 @@ fn quick_report_gives_every_contender_a_figure_and_valid_json() {
             && md.contains("## How to read it\n\n- **Rounds.**")
     );
     let _ = std::fs::remove_dir_all(&out);
+}
+
+/// Where cargo put the report binary, and the contender binaries beside it.
+fn contender_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_report"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+/// Every contender of the SPSC throughput workloads has a binary of its
+/// own under the name the report starts it by, which runs it: one request
+/// answered with a figure, and a request it cannot read refused.
+#[test]
+fn every_spsc_contender_has_a_binary_of_its_own_that_answers_a_request() {
+    struct Names(Vec<&'static str>);
+    impl ChannelVisitor for Names {
+        fn visit<C: Channel>(&mut self) {
+            self.0.push(C::NAME);
+        }
+    }
+    let mut names = Names(Vec::new());
+    contenders::each_channel(&mut names);
+    for name in names.0 {
+        let path = contender_dir().join(isolated::binary(name));
+        let ask = |request: &str| {
+            let mut child = Command::new(&path)
+                .arg("--no-pin")
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap_or_else(|e| panic!("{name}: {}: {e}", path.display()));
+            use std::io::Write;
+            writeln!(child.stdin.take().unwrap(), "{request}").unwrap();
+            let out = child.wait_with_output().unwrap();
+            (out.status.success(), String::from_utf8(out.stdout).unwrap())
+        };
+        let (ok, figure) = ask("64 single 1000");
+        assert!(ok, "{name}: its binary failed a run");
+        let figure: f64 = figure.trim().parse().expect("one figure");
+        assert!(figure > 0.0, "{name}: {figure} M items/s");
+        assert!(!ask("64 sideways 1000").0, "{name}: took a bad request");
+    }
 }
 
 /// The hidden mode callgrind counts: one queue's hot path, by name; an

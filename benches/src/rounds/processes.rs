@@ -62,11 +62,12 @@ pub fn worker_out(out: &Path, i: usize) -> PathBuf {
 }
 
 /// Runs `n` workers one after the other (the report's own binary, with
-/// `args`) and returns their workloads, each round marked with the
-/// process that ran it. `before(i)` runs before worker `i` starts (the
-/// parent's word on the terminal).
+/// `args`, and `env` added to its environment) and returns their
+/// workloads, each round marked with the process that ran it. `before(i)`
+/// runs before worker `i` starts (the parent's word on the terminal).
 pub fn run(
     args: &[String],
+    env: &[(&str, PathBuf)],
     n: usize,
     out: &Path,
     mut before: impl FnMut(usize),
@@ -80,6 +81,7 @@ pub fn run(
         before(i);
         let status = Command::new(&exe)
             .args(worker_args(args, i, n, &dir))
+            .envs(env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::null())
             .status()
             .map_err(|e| format!("cannot start process {} of {n}: {e}", i + 1))?;

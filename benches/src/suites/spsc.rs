@@ -5,6 +5,7 @@ use super::sizes::{BATCHES, CAPACITY, SPSC_CAPACITIES, trips};
 use crate::channel::{Channel, Kind};
 use crate::cli::Options;
 use crate::contenders::{self, ChannelVisitor};
+use crate::isolated;
 use crate::results::Unit;
 use crate::rounds::{Entry, Pending, workload};
 use crate::workloads::floor::{self, LIMIT};
@@ -24,9 +25,14 @@ pub fn suite(o: &Options, out: &mut Vec<Pending>) {
                 return;
             }
             let (capacity, ops) = (self.capacity, self.ops);
+            let isolated = isolated::enabled();
             self.entries
                 .push(Entry::new(C::NAME, C::KIND, move |items| {
-                    spsc::throughput::<C>(items, capacity, ops).into()
+                    match isolated {
+                        true => isolated::spsc_throughput(C::NAME, items, capacity, ops),
+                        false => spsc::throughput::<C>(items, capacity, ops),
+                    }
+                    .into()
                 }));
         }
     }

@@ -1,0 +1,5 @@
+//! omango's SPSC throughput runs, in a binary of its own (`isolated`).
+
+fn main() {
+    hotq_benches::isolated::serve::<hotq_benches::contenders::Omango>();
+}
