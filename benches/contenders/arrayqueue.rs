@@ -1,5 +1,5 @@
-//! ArrayQueue's SPSC throughput runs, in a binary of its own (`isolated`).
+//! ArrayQueue's SPSC and MPMC throughput runs, in a binary of its own (`isolated`).
 
 fn main() {
-    hotq_benches::isolated::serve::<hotq_benches::contenders::ArrayQueue>();
+    hotq_benches::isolated::serve_shared::<hotq_benches::contenders::ArrayQueue>();
 }

@@ -1,5 +1,5 @@
-//! concurrent-queue's SPSC throughput runs, in a binary of its own (`isolated`).
+//! concurrent-queue's SPSC and MPMC throughput runs, in a binary of its own (`isolated`).
 
 fn main() {
-    hotq_benches::isolated::serve::<hotq_benches::contenders::ConcurrentQueueBounded>();
+    hotq_benches::isolated::serve_shared::<hotq_benches::contenders::ConcurrentQueueBounded>();
 }

@@ -1,5 +1,5 @@
-//! crossbeam-channel's SPSC throughput runs, in a binary of its own (`isolated`).
+//! crossbeam-channel's SPSC and MPMC throughput runs, in a binary of its own (`isolated`).
 
 fn main() {
-    hotq_benches::isolated::serve::<hotq_benches::contenders::CrossbeamChannel>();
+    hotq_benches::isolated::serve_shared::<hotq_benches::contenders::CrossbeamChannel>();
 }

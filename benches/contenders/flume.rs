@@ -1,5 +1,5 @@
-//! flume's SPSC throughput runs, in a binary of its own (`isolated`).
+//! flume's SPSC and MPMC throughput runs, in a binary of its own (`isolated`).
 
 fn main() {
-    hotq_benches::isolated::serve::<hotq_benches::contenders::Flume>();
+    hotq_benches::isolated::serve_shared::<hotq_benches::contenders::Flume>();
 }

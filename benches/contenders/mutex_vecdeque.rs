@@ -1,5 +1,5 @@
-//! Mutex<VecDeque>'s SPSC throughput runs, in a binary of its own (`isolated`).
+//! Mutex<VecDeque>'s SPSC and MPMC throughput runs, in a binary of its own (`isolated`).
 
 fn main() {
-    hotq_benches::isolated::serve::<hotq_benches::contenders::MutexDeque>();
+    hotq_benches::isolated::serve_shared::<hotq_benches::contenders::MutexDeque>();
 }

@@ -1,6 +1,6 @@
-//! Each SPSC contender's throughput loop in a binary of its own (issue 37
-//! §1): `hotq-contender-<name>`, built from `benches/contenders/`, each
-//! linking the one contender it runs.
+//! Each contender's SPSC and MPMC throughput loops in a binary of its own
+//! (issue 37 §1): `hotq-contender-<name>`, built from `benches/contenders/`,
+//! each linking the one contender it runs.
 //!
 //! Why: compiled into the report beside the others, a contender's loop
 //! is inlined, split into codegen units and laid out according to what
@@ -12,12 +12,14 @@
 //!
 //! How: the report process (or each worker of `rounds::processes`) starts
 //! one child per contender at its first run and keeps it; each run is one
-//! request line on the child's stdin (`CAPACITY OPS ITEMS`, `OPS` being
-//! `single` or `batch:N`) answered by one line, the M items/s. A contender
+//! request line on the child's stdin ([`Request`]) answered by one line,
+//! the M items/s. A contender
 //! that fails its checks panics in its child, whose stderr is the
 //! report's; the report then stops as it does for a contender in-process.
 //! The children's CPU time is the report's own for the load column
-//! ([`load::adopt`]).
+//! ([`load::adopt`]). A contender binary built from other sources than the
+//! report (a report binary run after an edit, without cargo) is refused
+//! before any run ([`check`]).
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
@@ -25,9 +27,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::{Mutex, OnceLock};
 
-use crate::channel::Channel;
+use crate::channel::{Channel, Shared};
+use crate::contenders::{self, ChannelVisitor};
 use crate::load;
 use crate::pin;
+use crate::workloads::mpmc;
 use crate::workloads::spsc::{self, Ops};
 
 /// The environment variable that names the folder of the contender
@@ -50,6 +54,40 @@ pub fn binary(name: &str) -> String {
     format!("hotq-contender-{}", slug.trim_end_matches('-'))
 }
 
+/// The fingerprint of this package's sources (`build.rs`): a contender
+/// binary prints its own for `--source`, and [`check`] compares the two.
+pub const SOURCE: &str = env!("HOTQ_BENCHES_SOURCE");
+
+/// Checks that every contender binary is in `dir` and was built from the
+/// same sources as this process; says which is not, and how to mend it.
+pub fn check(dir: &Path) -> Result<(), String> {
+    struct Names(Vec<&'static str>);
+    impl ChannelVisitor for Names {
+        fn visit<C: Channel>(&mut self) {
+            self.0.push(C::NAME);
+        }
+    }
+    let mut names = Names(Vec::new());
+    contenders::each_channel(&mut names);
+    for name in names.0 {
+        let path = dir.join(binary(name));
+        let out = Command::new(&path)
+            .arg("--source")
+            .stderr(Stdio::inherit())
+            .output()
+            .map_err(|e| format!("{name}: cannot start {}: {e}", path.display()))?;
+        let theirs = String::from_utf8_lossy(&out.stdout);
+        if theirs.trim() != SOURCE {
+            return Err(format!(
+                "{} was built from other sources than this report (fingerprint {} against {SOURCE}): run the report with `cargo run --release -p hotq-benches`, which builds both",
+                path.display(),
+                theirs.trim()
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Where this process finds the contender binaries and how it starts
 /// them; set once by [`configure`].
 struct Config {
@@ -59,14 +97,14 @@ struct Config {
 
 static CONFIG: OnceLock<Config> = OnceLock::new();
 
-/// Makes every later SPSC throughput run go to the contenders' own
-/// binaries in `dir`, each pinning its threads as `pin` says.
+/// Makes every later SPSC and MPMC throughput run go to the contenders'
+/// own binaries in `dir`, each pinning its threads as `pin` says.
 pub fn configure(dir: PathBuf, pin: bool) {
     let _ = CONFIG.set(Config { dir, pin });
 }
 
-/// Whether [`configure`] was called: the SPSC suite runs its contenders
-/// in their own binaries, else in this one.
+/// Whether [`configure`] was called: the SPSC and MPMC suites run their
+/// contenders in their own binaries, else in this one.
 pub fn enabled() -> bool {
     CONFIG.get().is_some()
 }
@@ -93,47 +131,99 @@ fn runners() -> &'static Mutex<HashMap<String, Runner>> {
     RUNNERS.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
-/// The request line of one run.
-fn request(capacity: usize, ops: Ops, items: u64) -> String {
-    match ops {
-        Ops::Single => format!("{capacity} single {items}"),
-        Ops::Batch(b) => format!("{capacity} batch:{b} {items}"),
+/// One run, as the report asks a contender binary for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Request {
+    /// `workloads::spsc::throughput`: `spsc CAPACITY single|batch:N ITEMS`.
+    Spsc {
+        /// The ring's capacity.
+        capacity: usize,
+        /// One item or a batch per operation.
+        ops: Ops,
+        /// Items in the run.
+        items: u64,
+    },
+    /// `workloads::mpmc::throughput`: `mpmc PRODUCERS CONSUMERS CAPACITY
+    /// ITEMS` (a contender whose ends can be cloned only).
+    Mpmc {
+        /// Producer threads.
+        producers: u64,
+        /// Consumer threads.
+        consumers: u64,
+        /// The queue's capacity.
+        capacity: usize,
+        /// Items in the run.
+        items: u64,
+    },
+}
+
+impl Request {
+    /// The request line (without its newline).
+    fn line(&self) -> String {
+        match *self {
+            Request::Spsc {
+                capacity,
+                ops: Ops::Single,
+                items,
+            } => format!("spsc {capacity} single {items}"),
+            Request::Spsc {
+                capacity,
+                ops: Ops::Batch(b),
+                items,
+            } => format!("spsc {capacity} batch:{b} {items}"),
+            Request::Mpmc {
+                producers,
+                consumers,
+                capacity,
+                items,
+            } => format!("mpmc {producers} {consumers} {capacity} {items}"),
+        }
+    }
+
+    /// Reads a request line back.
+    fn parse(line: &str) -> Result<Request, String> {
+        let bad = || {
+            format!(
+                "a request is `spsc CAPACITY single|batch:N ITEMS` or `mpmc PRODUCERS CONSUMERS CAPACITY ITEMS`, not `{line}`"
+            )
+        };
+        let n = |s: &str| s.parse::<u64>().map_err(|_| bad());
+        let f: Vec<&str> = line.split_whitespace().collect();
+        match f[..] {
+            ["spsc", capacity, ops, items] => Ok(Request::Spsc {
+                capacity: n(capacity)? as usize,
+                ops: match ops {
+                    "single" => Ops::Single,
+                    o => Ops::Batch(
+                        o.strip_prefix("batch:")
+                            .and_then(|b| b.parse().ok())
+                            .ok_or_else(bad)?,
+                    ),
+                },
+                items: n(items)?,
+            }),
+            ["mpmc", producers, consumers, capacity, items] => Ok(Request::Mpmc {
+                producers: n(producers)?,
+                consumers: n(consumers)?,
+                capacity: n(capacity)? as usize,
+                items: n(items)?,
+            }),
+            _ => Err(bad()),
+        }
     }
 }
 
-/// Reads a request line back.
-fn parse(line: &str) -> Result<(usize, Ops, u64), String> {
-    let bad = || format!("a request is `CAPACITY single|batch:N ITEMS`, not `{line}`");
-    let f: Vec<&str> = line.split_whitespace().collect();
-    let [capacity, ops, items] = f[..] else {
-        return Err(bad());
-    };
-    let ops = match ops {
-        "single" => Ops::Single,
-        o => Ops::Batch(
-            o.strip_prefix("batch:")
-                .and_then(|b| b.parse().ok())
-                .ok_or_else(bad)?,
-        ),
-    };
-    Ok((
-        capacity.parse().map_err(|_| bad())?,
-        ops,
-        items.parse().map_err(|_| bad())?,
-    ))
-}
-
-/// One SPSC throughput run of contender `name` in its own binary; M
-/// items/s. Panics, naming the contender, if its binary cannot be started
-/// or ends without an answer (a failed check: its panic message is above).
-pub fn spsc_throughput(name: &str, items: u64, capacity: usize, ops: Ops) -> f64 {
+/// One run of contender `name` in its own binary; M items/s. Panics,
+/// naming the contender, if its binary cannot be started or ends without
+/// an answer (a failed check: its panic message is above).
+pub fn run(name: &str, request: Request) -> f64 {
     let config = CONFIG.get().expect("isolated::configure first");
     let mut all = runners().lock().unwrap_or_else(|e| e.into_inner());
     if !all.contains_key(name) {
         all.insert(name.to_string(), start(&config.dir, name, config.pin));
     }
     let r = all.get_mut(name).expect("just inserted");
-    let answer = writeln!(r.stdin, "{}", request(capacity, ops, items))
+    let answer = writeln!(r.stdin, "{}", request.line())
         .and_then(|()| r.stdin.flush())
         .and_then(|()| {
             let mut line = String::new();
@@ -177,14 +267,58 @@ pub fn stop_all() {
 }
 
 /// The `main` of contender `C`'s binary: answers request lines on stdin
-/// until it closes. `--no-pin` leaves its threads to the scheduler.
+/// until it closes. `--no-pin` leaves its threads to the scheduler. An
+/// MPMC request is refused: `C`'s ends cannot be cloned.
 pub fn serve<C: Channel>() {
+    answer(C::NAME, |request| match request {
+        Request::Spsc {
+            capacity,
+            ops,
+            items,
+        } => spsc_run::<C>(items, capacity, ops),
+        Request::Mpmc { .. } => Err("its ends cannot be cloned: no MPMC runs".into()),
+    })
+}
+
+/// [`serve`] for a contender whose ends can be cloned: SPSC and MPMC runs.
+pub fn serve_shared<C: Shared>() {
+    answer(C::NAME, |request| match request {
+        Request::Spsc {
+            capacity,
+            ops,
+            items,
+        } => spsc_run::<C>(items, capacity, ops),
+        Request::Mpmc {
+            producers,
+            consumers,
+            capacity,
+            items,
+        } => Ok(mpmc::throughput::<C>(producers, consumers, items, capacity)),
+    })
+}
+
+/// An SPSC run of `C`, refused for batches where `C` has no slice calls.
+fn spsc_run<C: Channel>(items: u64, capacity: usize, ops: Ops) -> Result<f64, String> {
+    match ops {
+        Ops::Batch(_) if !C::SLICES => Err("it has no slice operations: no batch runs".into()),
+        _ => Ok(spsc::throughput::<C>(items, capacity, ops)),
+    }
+}
+
+/// The request loop of [`serve`] and [`serve_shared`]; with `--source`,
+/// prints [`SOURCE`] instead.
+fn answer(name: &str, mut run: impl FnMut(Request) -> Result<f64, String>) {
+    if std::env::args().any(|a| a == "--source") {
+        println!("{SOURCE}");
+        return;
+    }
     pin::configure(!std::env::args().any(|a| a == "--no-pin"));
     let mut out = std::io::stdout().lock();
     for line in std::io::stdin().lock().lines() {
         let line = line.expect("the report's requests");
-        let (capacity, ops, items) = parse(&line).unwrap_or_else(|e| panic!("{}: {e}", C::NAME));
-        let figure = spsc::throughput::<C>(items, capacity, ops);
+        let figure = Request::parse(&line)
+            .and_then(&mut run)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
         writeln!(out, "{figure}")
             .and_then(|()| out.flush())
             .expect("the report reads the answers");
@@ -208,10 +342,28 @@ mod tests {
 
     #[test]
     fn a_request_reads_back_as_it_was_written() {
-        for ops in [Ops::Single, Ops::Batch(16)] {
-            assert_eq!(parse(&request(1024, ops, 77)), Ok((1024, ops, 77)));
+        for r in [
+            Request::Spsc {
+                capacity: 1024,
+                ops: Ops::Single,
+                items: 77,
+            },
+            Request::Spsc {
+                capacity: 2,
+                ops: Ops::Batch(16),
+                items: 5,
+            },
+            Request::Mpmc {
+                producers: 4,
+                consumers: 2,
+                capacity: 1024,
+                items: 9,
+            },
+        ] {
+            assert_eq!(Request::parse(&r.line()), Ok(r));
         }
-        assert!(parse("1024 batch:x 5").is_err());
-        assert!(parse("1024 single").is_err());
+        for bad in ["spsc 1024 batch:x 5", "spsc 1024 single", "mpmc 1 1 8", ""] {
+            assert!(Request::parse(bad).is_err(), "{bad}");
+        }
     }
 }

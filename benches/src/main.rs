@@ -288,7 +288,7 @@ fn contender_dir(say: bool) -> Result<PathBuf, String> {
         isolated::DIR_VAR
     );
     match build.status() {
-        Ok(s) if s.success() => Ok(dir),
+        Ok(s) if s.success() => isolated::check(&dir).map(|()| dir),
         Ok(s) => Err(format!(
             "cargo could not build the contender binaries ({s}); {how}"
         )),

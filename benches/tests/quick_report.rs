@@ -425,20 +425,31 @@ fn contender_dir() -> PathBuf {
         .to_path_buf()
 }
 
-/// Every contender of the SPSC throughput workloads has a binary of its
-/// own under the name the report starts it by, which runs it: one request
-/// answered with a figure, and a request it cannot read refused.
+/// Every contender of the SPSC and MPMC throughput workloads has a binary
+/// of its own under the name the report starts it by, built from the
+/// report's sources, which runs it: an SPSC request (and an MPMC one where
+/// its ends can be cloned) answered with a figure, a request it cannot
+/// run refused.
 #[test]
-fn every_spsc_contender_has_a_binary_of_its_own_that_answers_a_request() {
-    struct Names(Vec<&'static str>);
+fn every_contender_has_a_binary_of_its_own_that_answers_its_requests() {
+    /// Name, whether it has slice operations, whether it is shared.
+    struct Names(Vec<(&'static str, bool, bool)>);
     impl ChannelVisitor for Names {
         fn visit<C: Channel>(&mut self) {
-            self.0.push(C::NAME);
+            self.0.push((C::NAME, C::SLICES, false));
+        }
+    }
+    impl SharedVisitor for Names {
+        fn visit<C: Shared>(&mut self) {
+            let name = self.0.iter_mut().find(|(n, ..)| *n == C::NAME);
+            name.expect("every shared contender is a channel").2 = true;
         }
     }
     let mut names = Names(Vec::new());
     contenders::each_channel(&mut names);
-    for name in names.0 {
+    contenders::each_shared(&mut names);
+    assert!(isolated::check(&contender_dir()).is_ok());
+    for (name, slices, shared) in names.0 {
         let path = contender_dir().join(isolated::binary(name));
         let ask = |request: &str| {
             let mut child = Command::new(&path)
@@ -451,13 +462,16 @@ fn every_spsc_contender_has_a_binary_of_its_own_that_answers_a_request() {
             use std::io::Write;
             writeln!(child.stdin.take().unwrap(), "{request}").unwrap();
             let out = child.wait_with_output().unwrap();
-            (out.status.success(), String::from_utf8(out.stdout).unwrap())
+            let figure = String::from_utf8(out.stdout).unwrap();
+            out.status.success().then(|| {
+                let figure: f64 = figure.trim().parse().expect("one figure");
+                assert!(figure > 0.0, "{name}: {figure} M items/s");
+            })
         };
-        let (ok, figure) = ask("64 single 1000");
-        assert!(ok, "{name}: its binary failed a run");
-        let figure: f64 = figure.trim().parse().expect("one figure");
-        assert!(figure > 0.0, "{name}: {figure} M items/s");
-        assert!(!ask("64 sideways 1000").0, "{name}: took a bad request");
+        assert!(ask("spsc 64 single 1000").is_some(), "{name}: failed a run");
+        assert_eq!(ask("spsc 64 batch:16 1000").is_some(), slices, "{name}");
+        assert_eq!(ask("mpmc 2 2 64 1000").is_some(), shared, "{name}");
+        assert!(ask("spsc 64 sideways 1000").is_none(), "{name}: took it");
     }
 }
 

@@ -5,6 +5,7 @@ use super::sizes::{CAPACITY, MPMC_SHAPES};
 use crate::channel::{Kind, Shared};
 use crate::cli::Options;
 use crate::contenders::{self, SharedVisitor};
+use crate::isolated;
 use crate::results::Unit;
 use crate::rounds::{Entry, Pending, workload};
 use crate::workloads::floor::{self, LIMIT};
@@ -20,9 +21,22 @@ pub fn suite(o: &Options, out: &mut Vec<Pending>) {
     impl SharedVisitor for Shape {
         fn visit<C: Shared>(&mut self) {
             let (p, c) = (self.producers, self.consumers);
+            let isolated = isolated::enabled();
             self.entries
                 .push(Entry::new(C::NAME, C::KIND, move |items| {
-                    mpmc::throughput::<C>(p, c, items, CAPACITY).into()
+                    match isolated {
+                        true => isolated::run(
+                            C::NAME,
+                            isolated::Request::Mpmc {
+                                producers: p,
+                                consumers: c,
+                                capacity: CAPACITY,
+                                items,
+                            },
+                        ),
+                        false => mpmc::throughput::<C>(p, c, items, CAPACITY),
+                    }
+                    .into()
                 }));
         }
     }

@@ -29,7 +29,14 @@ pub fn suite(o: &Options, out: &mut Vec<Pending>) {
             self.entries
                 .push(Entry::new(C::NAME, C::KIND, move |items| {
                     match isolated {
-                        true => isolated::spsc_throughput(C::NAME, items, capacity, ops),
+                        true => isolated::run(
+                            C::NAME,
+                            isolated::Request::Spsc {
+                                capacity,
+                                ops,
+                                items,
+                            },
+                        ),
                         false => spsc::throughput::<C>(items, capacity, ops),
                     }
                     .into()
