@@ -1,5 +1,5 @@
-//! hotq-spsc's SPSC throughput runs, in a binary of its own (`isolated`).
+//! hotq-spsc's SPSC throughput and regime-grid runs, in a binary of its own (`isolated`).
 
 fn main() {
-    hotq_benches::isolated::serve::<hotq_benches::contenders::HotqSpsc>();
+    hotq_benches::isolated::serve_try::<hotq_benches::contenders::HotqSpsc>();
 }

@@ -1,5 +1,5 @@
-//! omango's SPSC throughput runs, in a binary of its own (`isolated`).
+//! omango's SPSC throughput and regime-grid runs, in a binary of its own (`isolated`).
 
 fn main() {
-    hotq_benches::isolated::serve::<hotq_benches::contenders::Omango>();
+    hotq_benches::isolated::serve_try::<hotq_benches::contenders::Omango>();
 }

@@ -1,5 +1,5 @@
-//! ringbuf's SPSC throughput runs, in a binary of its own (`isolated`).
+//! ringbuf's SPSC throughput and regime-grid runs, in a binary of its own (`isolated`).
 
 fn main() {
-    hotq_benches::isolated::serve::<hotq_benches::contenders::Ringbuf>();
+    hotq_benches::isolated::serve_try::<hotq_benches::contenders::Ringbuf>();
 }

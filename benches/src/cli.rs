@@ -62,7 +62,7 @@ pub struct Options {
     pub verbosity: Verbosity,
     /// Pin threads to cores where there are enough.
     pub pin: bool,
-    /// Run the SPSC and MPMC throughput contenders in the report's own binary
+    /// Run the SPSC, MPMC and regime-grid contenders in the report's own binary
     /// instead of each in its own (`isolated`).
     pub in_process: bool,
     /// The time the whole run's rounds share (`None` for `--quick`, whose
@@ -140,7 +140,7 @@ usage: report [--suite spsc|mpmc|disruptor|waiting|channels|regimes|all] [--roun
   --processes  fresh processes the rounds and the time are spread over, one
              after the other (default 3; --quick: 1); the intervals resample
              processes, then rounds, so they hold from one run to the next
-  --in-process  run the SPSC and MPMC contenders in the report's binary
+  --in-process  run the SPSC, MPMC and regime contenders in the report's binary
              instead of each in its own (`hotq-contender-*`, built at the start
              with cargo, or found in $HOTQ_CONTENDER_DIR): the figures then
              move with what else the report links

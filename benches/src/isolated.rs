@@ -1,4 +1,4 @@
-//! Each contender's SPSC and MPMC throughput loops in a binary of its own
+//! Each contender's SPSC, MPMC and regime-grid loops in a binary of its own
 //! (issue 37 §1): `hotq-contender-<name>`, built from `benches/contenders/`,
 //! each linking the one contender it runs.
 //!
@@ -27,11 +27,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::{Mutex, OnceLock};
 
-use crate::channel::{Channel, Shared};
+use crate::channel::{Channel, Shared, TryChannel};
 use crate::contenders::{self, ChannelVisitor};
 use crate::load;
 use crate::pin;
 use crate::workloads::mpmc;
+use crate::workloads::regime::{self, Regime, WaitLoop};
 use crate::workloads::spsc::{self, Ops};
 
 /// The environment variable that names the folder of the contender
@@ -97,14 +98,14 @@ struct Config {
 
 static CONFIG: OnceLock<Config> = OnceLock::new();
 
-/// Makes every later SPSC and MPMC throughput run go to the contenders'
-/// own binaries in `dir`, each pinning its threads as `pin` says.
+/// Makes every later SPSC, MPMC and regime run go to the contenders' own
+/// binaries in `dir`, each pinning its threads as `pin` says.
 pub fn configure(dir: PathBuf, pin: bool) {
     let _ = CONFIG.set(Config { dir, pin });
 }
 
-/// Whether [`configure`] was called: the SPSC and MPMC suites run their
-/// contenders in their own binaries, else in this one.
+/// Whether [`configure`] was called: the SPSC, MPMC and regime suites run
+/// their contenders in their own binaries, else in this one.
 pub fn enabled() -> bool {
     CONFIG.get().is_some()
 }
@@ -143,6 +144,15 @@ pub enum Request {
         /// Items in the run.
         items: u64,
     },
+    /// `workloads::regime::throughput`: `regime CAPACITY WAIT PRODUCER_WORK
+    /// CONSUMER_WORK ITEMS`, `WAIT` a [`WaitLoop::label`] (a contender with
+    /// try calls only).
+    Regime {
+        /// The cell.
+        regime: Regime,
+        /// Items in the run.
+        items: u64,
+    },
     /// `workloads::mpmc::throughput`: `mpmc PRODUCERS CONSUMERS CAPACITY
     /// ITEMS` (a contender whose ends can be cloned only).
     Mpmc {
@@ -177,6 +187,13 @@ impl Request {
                 capacity,
                 items,
             } => format!("mpmc {producers} {consumers} {capacity} {items}"),
+            Request::Regime { regime: r, items } => format!(
+                "regime {} {} {} {} {items}",
+                r.capacity,
+                r.wait.label(),
+                r.producer_work,
+                r.consumer_work
+            ),
         }
     }
 
@@ -184,7 +201,7 @@ impl Request {
     fn parse(line: &str) -> Result<Request, String> {
         let bad = || {
             format!(
-                "a request is `spsc CAPACITY single|batch:N ITEMS` or `mpmc PRODUCERS CONSUMERS CAPACITY ITEMS`, not `{line}`"
+                "a request is `spsc CAPACITY single|batch:N ITEMS`, `mpmc PRODUCERS CONSUMERS CAPACITY ITEMS` or `regime CAPACITY WAIT PRODUCER_WORK CONSUMER_WORK ITEMS`, not `{line}`"
             )
         };
         let n = |s: &str| s.parse::<u64>().map_err(|_| bad());
@@ -206,6 +223,25 @@ impl Request {
                 producers: n(producers)?,
                 consumers: n(consumers)?,
                 capacity: n(capacity)? as usize,
+                items: n(items)?,
+            }),
+            [
+                "regime",
+                capacity,
+                wait,
+                producer_work,
+                consumer_work,
+                items,
+            ] => Ok(Request::Regime {
+                regime: Regime {
+                    producer_work: n(producer_work)? as u32,
+                    consumer_work: n(consumer_work)? as u32,
+                    wait: *WaitLoop::ALL
+                        .iter()
+                        .find(|w| w.label() == wait)
+                        .ok_or_else(bad)?,
+                    capacity: n(capacity)? as usize,
+                },
                 items: n(items)?,
             }),
             _ => Err(bad()),
@@ -267,8 +303,9 @@ pub fn stop_all() {
 }
 
 /// The `main` of contender `C`'s binary: answers request lines on stdin
-/// until it closes. `--no-pin` leaves its threads to the scheduler. An
-/// MPMC request is refused: `C`'s ends cannot be cloned.
+/// until it closes. `--no-pin` leaves its threads to the scheduler. MPMC
+/// and regime requests are refused: `C`'s ends cannot be cloned, and it
+/// has no try calls of its own.
 pub fn serve<C: Channel>() {
     answer(C::NAME, |request| match request {
         Request::Spsc {
@@ -276,9 +313,28 @@ pub fn serve<C: Channel>() {
             ops,
             items,
         } => spsc_run::<C>(items, capacity, ops),
-        Request::Mpmc { .. } => Err("its ends cannot be cloned: no MPMC runs".into()),
+        Request::Mpmc { .. } => Err(NOT_SHARED.into()),
+        Request::Regime { .. } => Err(NO_TRY.into()),
     })
 }
+
+/// [`serve`] for a ring with try calls of its own: SPSC and regime runs.
+pub fn serve_try<C: TryChannel>() {
+    answer(C::NAME, |request| match request {
+        Request::Spsc {
+            capacity,
+            ops,
+            items,
+        } => spsc_run::<C>(items, capacity, ops),
+        Request::Regime { regime: r, items } => Ok(regime::throughput::<C>(items, r)),
+        Request::Mpmc { .. } => Err(NOT_SHARED.into()),
+    })
+}
+
+/// Why an MPMC request is refused.
+const NOT_SHARED: &str = "its ends cannot be cloned: no MPMC runs";
+/// Why a regime request is refused.
+const NO_TRY: &str = "it has no try calls of its own: no regime runs";
 
 /// [`serve`] for a contender whose ends can be cloned: SPSC and MPMC runs.
 pub fn serve_shared<C: Shared>() {
@@ -294,6 +350,7 @@ pub fn serve_shared<C: Shared>() {
             capacity,
             items,
         } => Ok(mpmc::throughput::<C>(producers, consumers, items, capacity)),
+        Request::Regime { .. } => Err(NO_TRY.into()),
     })
 }
 
@@ -359,10 +416,25 @@ mod tests {
                 capacity: 1024,
                 items: 9,
             },
+            Request::Regime {
+                regime: Regime {
+                    producer_work: 4,
+                    consumer_work: 16,
+                    wait: WaitLoop::SpinThenYield,
+                    capacity: 64,
+                },
+                items: 3,
+            },
         ] {
             assert_eq!(Request::parse(&r.line()), Ok(r));
         }
-        for bad in ["spsc 1024 batch:x 5", "spsc 1024 single", "mpmc 1 1 8", ""] {
+        for bad in [
+            "spsc 1024 batch:x 5",
+            "spsc 1024 single",
+            "mpmc 1 1 8",
+            "regime 64 sometimes 0 0 5",
+            "",
+        ] {
             assert!(Request::parse(bad).is_err(), "{bad}");
         }
     }

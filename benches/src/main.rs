@@ -88,7 +88,8 @@ fn main() -> ExitCode {
     let say = o.verbosity != Verbosity::Quiet && o.worker.is_none();
     // The workers find the contender binaries the parent built.
     let mut worker_env = Vec::new();
-    if (o.runs(Suite::Spsc) || o.runs(Suite::Mpmc)) && !o.in_process {
+    let isolates = [Suite::Spsc, Suite::Mpmc, Suite::Regimes];
+    if isolates.iter().any(|&s| o.runs(s)) && !o.in_process {
         match contender_dir(say) {
             Ok(dir) => {
                 worker_env.push((isolated::DIR_VAR, dir.clone()));

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use hotq_benches::channel::{Channel, Shared};
-use hotq_benches::contenders::{self, ChannelVisitor, SharedVisitor};
+use hotq_benches::channel::{Channel, Shared, TryChannel};
+use hotq_benches::contenders::{self, ChannelVisitor, SharedVisitor, TryVisitor};
 use hotq_benches::isolated;
 use hotq_benches::sequenced::{self, Ring, RingVisitor, Topology};
 use serde_json::Value;
@@ -427,16 +427,23 @@ fn contender_dir() -> PathBuf {
 
 /// Every contender of the SPSC and MPMC throughput workloads has a binary
 /// of its own under the name the report starts it by, built from the
-/// report's sources, which runs it: an SPSC request (and an MPMC one where
-/// its ends can be cloned) answered with a figure, a request it cannot
-/// run refused.
+/// report's sources, which runs it: an SPSC request (a batch one where it
+/// has slice calls, an MPMC one where its ends can be cloned, a regime one
+/// where it has try calls) answered with a figure, the others refused.
 #[test]
 fn every_contender_has_a_binary_of_its_own_that_answers_its_requests() {
-    /// Name, whether it has slice operations, whether it is shared.
-    struct Names(Vec<(&'static str, bool, bool)>);
+    /// Name, whether it has slice operations, whether it is shared,
+    /// whether it has try calls.
+    struct Names(Vec<(&'static str, bool, bool, bool)>);
     impl ChannelVisitor for Names {
         fn visit<C: Channel>(&mut self) {
-            self.0.push((C::NAME, C::SLICES, false));
+            self.0.push((C::NAME, C::SLICES, false, false));
+        }
+    }
+    impl TryVisitor for Names {
+        fn visit<C: TryChannel>(&mut self) {
+            let name = self.0.iter_mut().find(|(n, ..)| *n == C::NAME);
+            name.expect("every try ring is a channel").3 = true;
         }
     }
     impl SharedVisitor for Names {
@@ -448,8 +455,9 @@ fn every_contender_has_a_binary_of_its_own_that_answers_its_requests() {
     let mut names = Names(Vec::new());
     contenders::each_channel(&mut names);
     contenders::each_shared(&mut names);
+    contenders::each_try_spsc(&mut names);
     assert!(isolated::check(&contender_dir()).is_ok());
-    for (name, slices, shared) in names.0 {
+    for (name, slices, shared, try_calls) in names.0 {
         let path = contender_dir().join(isolated::binary(name));
         let ask = |request: &str| {
             let mut child = Command::new(&path)
@@ -471,6 +479,8 @@ fn every_contender_has_a_binary_of_its_own_that_answers_its_requests() {
         assert!(ask("spsc 64 single 1000").is_some(), "{name}: failed a run");
         assert_eq!(ask("spsc 64 batch:16 1000").is_some(), slices, "{name}");
         assert_eq!(ask("mpmc 2 2 64 1000").is_some(), shared, "{name}");
+        let regime = ask("regime 64 spin-then-yield 1 4 1000");
+        assert_eq!(regime.is_some(), try_calls, "{name}");
         assert!(ask("spsc 64 sideways 1000").is_none(), "{name}: took it");
     }
 }
@@ -499,6 +509,7 @@ fn the_regime_grid_runs_every_cell_of_the_four_rings() {
     let status = Command::new(env!("CARGO_BIN_EXE_report"))
         .args(["--suite", "regimes", "--quick", "--quiet", "--out"])
         .arg(&out)
+        .env(isolated::DIR_VAR, contender_dir())
         .status()
         .expect("the report binary starts");
     assert!(status.success());

@@ -7,6 +7,7 @@
 use crate::channel::TryChannel;
 use crate::cli::Options;
 use crate::contenders::{self, TryVisitor};
+use crate::isolated;
 use crate::results::Unit;
 use crate::rounds::{Entry, Pending, workload};
 use crate::workloads::regime::{self, Regime, WaitLoop};
@@ -60,9 +61,16 @@ pub fn suite(o: &Options, out: &mut Vec<Pending>) {
     impl TryVisitor for Cell {
         fn visit<C: TryChannel>(&mut self) {
             let r = self.regime;
+            let isolated = isolated::enabled();
             self.entries
                 .push(Entry::new(C::NAME, C::KIND, move |items| {
-                    regime::throughput::<C>(items, r).into()
+                    match isolated {
+                        true => {
+                            isolated::run(C::NAME, isolated::Request::Regime { regime: r, items })
+                        }
+                        false => regime::throughput::<C>(items, r),
+                    }
+                    .into()
                 }));
         }
     }
