@@ -3,7 +3,7 @@
 //! from the workspace's Cargo.lock (so the header can never disagree with
 //! what was compiled); and a fingerprint of this package's sources, by
 //! which the report refuses contender binaries built from other sources
-//! than its own (`src/isolated.rs`).
+//! than its own (`src/isolated/`).
 
 use std::env;
 use std::fs;
