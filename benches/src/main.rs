@@ -47,7 +47,7 @@ fn main() -> ExitCode {
     let report_panic = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         report_panic(info);
-        eprintln!("report: a contender failed its checks; no report is written");
+        eprintln!("report: a contender failed (the message above says how); no report is written");
         std::process::exit(101);
     }));
     let o = match Options::parse(std::env::args().skip(1)) {
@@ -260,14 +260,7 @@ fn contender_dir(say: bool) -> Result<PathBuf, String> {
         .to_path_buf();
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| env!("CARGO").into());
     let mut build = Command::new(cargo);
-    build.args([
-        "build",
-        "-q",
-        "-p",
-        "hotq-benches",
-        "--bins",
-        "--manifest-path",
-    ]);
+    build.args(["build", "-p", "hotq-benches", "--bins", "--manifest-path"]);
     build.arg(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml"));
     match dir.file_name().and_then(|n| n.to_str()) {
         Some("release") => {
@@ -282,7 +275,11 @@ fn contender_dir(say: bool) -> Result<PathBuf, String> {
         build.arg("--target-dir").arg(target);
     }
     if say {
+        // Not quiet: their first build takes a minute or two on 2 cores,
+        // and cargo's lines show that it is under way.
         eprintln!("report: bringing the contender binaries up to date (cargo build --bins)");
+    } else {
+        build.arg("-q");
     }
     let how = format!(
         "build them with `cargo build --release -p hotq-benches --bins` and set {} to their folder, or pass --in-process",
