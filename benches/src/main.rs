@@ -88,7 +88,13 @@ fn main() -> ExitCode {
     let say = o.verbosity != Verbosity::Quiet && o.worker.is_none();
     // The workers find the contender binaries the parent built.
     let mut worker_env = Vec::new();
-    let isolates = [Suite::Spsc, Suite::Mpmc, Suite::Regimes];
+    let isolates = [
+        Suite::Spsc,
+        Suite::Mpmc,
+        Suite::Waiting,
+        Suite::Channels,
+        Suite::Regimes,
+    ];
     if isolates.iter().any(|&s| o.runs(s)) && !o.in_process {
         match contender_dir(say) {
             Ok(dir) => {

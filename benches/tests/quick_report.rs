@@ -7,9 +7,12 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use hotq_benches::channel::{Channel, Shared, TryChannel};
+use hotq_benches::contenders::SyncChannel;
 use hotq_benches::contenders::{self, ChannelVisitor, SharedVisitor, TryVisitor};
 use hotq_benches::isolated;
 use hotq_benches::sequenced::{self, Ring, RingVisitor, Topology};
+use hotq_benches::waiting::asynchronous::{self, AsyncChannel, AsyncVisitor};
+use hotq_benches::waiting::blocking;
 use serde_json::Value;
 
 /// Past this the run counts as hung (the quick run takes seconds).
@@ -425,37 +428,57 @@ fn contender_dir() -> PathBuf {
         .to_path_buf()
 }
 
-/// Every contender of the SPSC and MPMC throughput workloads has a binary
-/// of its own under the name the report starts it by, built from the
-/// report's sources, which runs it: an SPSC request (a batch one where it
-/// has slice calls, an MPMC one where its ends can be cloned, a regime one
-/// where it has try calls) answered with a figure, the others refused.
+/// Every contender that runs in a binary of its own ([`isolated::names`])
+/// has one under the name the report starts it by, built from the
+/// report's sources, which runs it: an SPSC request, a batch one where it
+/// has slice calls, an MPMC one where its ends can be cloned, an MPSC one
+/// where its sender can and a regime one where it has try calls, each
+/// answered with a figure, and a round trip answered with its histogram
+/// of every timed trip; the others refused.
 #[test]
 fn every_contender_has_a_binary_of_its_own_that_answers_its_requests() {
     /// Name, whether it has slice operations, whether it is shared,
     /// whether it has try calls.
     struct Names(Vec<(&'static str, bool, bool, bool)>);
+    impl Names {
+        fn entry(
+            &mut self,
+            name: &'static str,
+            slices: bool,
+        ) -> &mut (&'static str, bool, bool, bool) {
+            if !self.0.iter().any(|(n, ..)| *n == name) {
+                self.0.push((name, slices, false, false));
+            }
+            self.0.iter_mut().find(|(n, ..)| *n == name).unwrap()
+        }
+    }
     impl ChannelVisitor for Names {
         fn visit<C: Channel>(&mut self) {
-            self.0.push((C::NAME, C::SLICES, false, false));
+            self.entry(C::NAME, C::SLICES);
         }
     }
     impl TryVisitor for Names {
         fn visit<C: TryChannel>(&mut self) {
-            let name = self.0.iter_mut().find(|(n, ..)| *n == C::NAME);
-            name.expect("every try ring is a channel").3 = true;
+            self.entry(C::NAME, C::SLICES).3 = true;
         }
     }
     impl SharedVisitor for Names {
         fn visit<C: Shared>(&mut self) {
-            let name = self.0.iter_mut().find(|(n, ..)| *n == C::NAME);
-            name.expect("every shared contender is a channel").2 = true;
+            self.entry(C::NAME, C::SLICES).2 = true;
         }
     }
     let mut names = Names(Vec::new());
     contenders::each_channel(&mut names);
+    blocking::each_blocking(&mut names);
     contenders::each_shared(&mut names);
+    contenders::each_waiting_channel(&mut names);
+    SharedVisitor::visit::<contenders::HotqMpmcChannelBatch>(&mut names);
     contenders::each_try_spsc(&mut names);
+    let mut expected: Vec<_> = names.0.iter().map(|(n, ..)| *n).collect();
+    let mut isolated = isolated::names();
+    expected.sort_unstable();
+    isolated.sort_unstable();
+    assert_eq!(isolated, expected, "isolated::names lists them all, once");
     assert!(isolated::check(&contender_dir()).is_ok());
     for (name, slices, shared, try_calls) in names.0 {
         let path = contender_dir().join(isolated::binary(name));
@@ -469,19 +492,82 @@ fn every_contender_has_a_binary_of_its_own_that_answers_its_requests() {
                 .unwrap_or_else(|e| panic!("{name}: {}: {e}", path.display()));
             use std::io::Write;
             writeln!(child.stdin.take().unwrap(), "{request}").unwrap();
+            // A run that never ends fails here, not by stalling CI.
+            let deadline = Instant::now() + Duration::from_secs(120);
+            while child.try_wait().unwrap().is_none() {
+                if Instant::now() > deadline {
+                    let _ = child.kill();
+                    panic!("{name}: `{request}` still running after 120 s");
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
             let out = child.wait_with_output().unwrap();
             let figure = String::from_utf8(out.stdout).unwrap();
             out.status.success().then(|| {
-                let figure: f64 = figure.trim().parse().expect("one figure");
-                assert!(figure > 0.0, "{name}: {figure} M items/s");
+                let mut fields = figure.split_whitespace();
+                let figure: f64 = fields.next().unwrap().parse().expect("a figure");
+                assert!(figure > 0.0, "{name}: {figure}");
+                // A round trip's histogram follows its median, VALUE:COUNT.
+                fields
+                    .map(|f| f.split_once(':').unwrap().1.parse::<u64>().unwrap())
+                    .sum::<u64>()
             })
         };
-        assert!(ask("spsc 64 single 1000").is_some(), "{name}: failed a run");
+        assert_eq!(ask("spsc 64 single 1000"), Some(0), "{name}: a bare figure");
+        assert_eq!(ask("trip 8 200"), Some(200), "{name}: a trip's histogram");
         assert_eq!(ask("spsc 64 batch:16 1000").is_some(), slices, "{name}");
         assert_eq!(ask("mpmc 2 2 64 1000").is_some(), shared, "{name}");
+        // std's sync_channel: its sender alone can be cloned.
+        let mpsc = shared || name == SyncChannel::NAME;
+        assert_eq!(ask("mpsc 2 64 1000").is_some(), mpsc, "{name}");
         let regime = ask("regime 64 spin-then-yield 1 4 1000");
         assert_eq!(regime.is_some(), try_calls, "{name}");
         assert!(ask("spsc 64 sideways 1000").is_none(), "{name}: took it");
+    }
+}
+
+/// Every async contender of the waiting suite has a binary of its own
+/// ([`isolated::async_binary`]), apart from any blocking binary of the
+/// same crate, which answers an async request with a figure and refuses
+/// the others.
+#[test]
+fn every_async_contender_has_a_binary_of_its_own_that_runs_its_futures() {
+    struct Names(Vec<&'static str>);
+    impl AsyncVisitor for Names {
+        fn visit<C: AsyncChannel>(&mut self) {
+            self.0.push(C::NAME);
+        }
+    }
+    let mut names = Names(Vec::new());
+    asynchronous::each_async(&mut names);
+    assert_eq!(isolated::async_names(), names.0);
+    for name in names.0 {
+        let file = isolated::async_binary(name);
+        assert!(
+            isolated::names()
+                .iter()
+                .all(|&n| isolated::binary(n) != file),
+            "{name}: {file} is a blocking contender's too"
+        );
+        let ask = |request: &str| {
+            let path = contender_dir().join(&file);
+            let mut child = Command::new(&path)
+                .arg("--no-pin")
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap_or_else(|e| panic!("{name}: {}: {e}", path.display()));
+            use std::io::Write;
+            writeln!(child.stdin.take().unwrap(), "{request}").unwrap();
+            let out = child.wait_with_output().unwrap();
+            out.status.success().then(|| {
+                let figure = String::from_utf8(out.stdout).unwrap();
+                figure.trim().parse::<f64>().expect("one figure")
+            })
+        };
+        assert!(ask("async 64 2000").is_some_and(|f| f > 0.0), "{name}");
+        assert!(ask("spsc 64 single 1000").is_none(), "{name}: took it");
     }
 }
 

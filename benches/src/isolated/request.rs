@@ -1,7 +1,9 @@
 //! The one line a report sends a contender binary for each run, and the
 //! fingerprint both compare before the first.
 
+use crate::results::Measured;
 use crate::workloads::regime::{Regime, WaitLoop};
+use crate::workloads::round_trip;
 use crate::workloads::spsc::Ops;
 
 /// The fingerprint of this package's sources (`build.rs`): a contender
@@ -42,6 +44,32 @@ pub enum Request {
         /// Items in the run.
         items: u64,
     },
+    /// `workloads::round_trip::round_trip`: `trip CAPACITY TRIPS`, answered
+    /// with the median and the histogram (`answer`).
+    Trip {
+        /// Each of the two queues' capacity.
+        capacity: usize,
+        /// Timed trips.
+        trips: u64,
+    },
+    /// `waiting::asynchronous::throughput`: `async CAPACITY ITEMS`, to an
+    /// async contender's binary.
+    Async {
+        /// The queue's capacity.
+        capacity: usize,
+        /// Items in the run.
+        items: u64,
+    },
+    /// `workloads::mpmc::throughput_mpsc`: `mpsc PRODUCERS CAPACITY ITEMS`
+    /// (a contender whose sender alone can be cloned).
+    Mpsc {
+        /// Producer threads.
+        producers: u64,
+        /// The queue's capacity.
+        capacity: usize,
+        /// Items in the run.
+        items: u64,
+    },
 }
 
 impl Request {
@@ -64,6 +92,13 @@ impl Request {
                 capacity,
                 items,
             } => format!("mpmc {producers} {consumers} {capacity} {items}"),
+            Request::Mpsc {
+                producers,
+                capacity,
+                items,
+            } => format!("mpsc {producers} {capacity} {items}"),
+            Request::Trip { capacity, trips } => format!("trip {capacity} {trips}"),
+            Request::Async { capacity, items } => format!("async {capacity} {items}"),
             Request::Regime { regime: r, items } => format!(
                 "regime {} {} {} {} {items}",
                 r.capacity,
@@ -78,7 +113,7 @@ impl Request {
     pub(crate) fn parse(line: &str) -> Result<Request, String> {
         let bad = || {
             format!(
-                "a request is `spsc CAPACITY single|batch:N ITEMS`, `mpmc PRODUCERS CONSUMERS CAPACITY ITEMS` or `regime CAPACITY WAIT PRODUCER_WORK CONSUMER_WORK ITEMS`, not `{line}`"
+                "a request is `spsc CAPACITY single|batch:N ITEMS`, `mpmc PRODUCERS CONSUMERS CAPACITY ITEMS`, `mpsc PRODUCERS CAPACITY ITEMS`, `trip CAPACITY TRIPS`, `async CAPACITY ITEMS` or `regime CAPACITY WAIT PRODUCER_WORK CONSUMER_WORK ITEMS`, not `{line}`"
             )
         };
         let n = |s: &str| s.parse::<u64>().map_err(|_| bad());
@@ -99,6 +134,19 @@ impl Request {
             ["mpmc", producers, consumers, capacity, items] => Ok(Request::Mpmc {
                 producers: n(producers)?,
                 consumers: n(consumers)?,
+                capacity: n(capacity)? as usize,
+                items: n(items)?,
+            }),
+            ["async", capacity, items] => Ok(Request::Async {
+                capacity: n(capacity)? as usize,
+                items: n(items)?,
+            }),
+            ["trip", capacity, trips] => Ok(Request::Trip {
+                capacity: n(capacity)? as usize,
+                trips: n(trips)?,
+            }),
+            ["mpsc", producers, capacity, items] => Ok(Request::Mpsc {
+                producers: n(producers)?,
                 capacity: n(capacity)? as usize,
                 items: n(items)?,
             }),
@@ -126,6 +174,36 @@ impl Request {
     }
 }
 
+/// The answer line of a run: the figure, then for a round trip each
+/// recorded value of its histogram with its count (`VALUE:COUNT`, in the
+/// histogram's order), so that the report's percentiles are the
+/// contender's own.
+pub(crate) fn answer(m: &Measured) -> String {
+    let mut line = m.figure.to_string();
+    for v in m.histogram.iter().flat_map(|h| h.iter_recorded()) {
+        line.push_str(&format!(
+            " {}:{}",
+            v.value_iterated_to(),
+            v.count_at_value()
+        ));
+    }
+    line
+}
+
+/// Reads an [`answer`] line back; the histogram's bounds are the round
+/// trip's ([`round_trip::histogram`]).
+pub(crate) fn read_answer(line: &str) -> Option<Measured> {
+    let mut fields = line.split_whitespace();
+    let figure = fields.next()?.parse::<f64>().ok()?;
+    let mut histogram = None;
+    for pair in fields {
+        let (value, count) = pair.split_once(':')?;
+        let h = histogram.get_or_insert_with(round_trip::histogram);
+        h.record_n(value.parse().ok()?, count.parse().ok()?).ok()?;
+    }
+    Some(Measured { figure, histogram })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -149,6 +227,19 @@ mod tests {
                 capacity: 1024,
                 items: 9,
             },
+            Request::Mpsc {
+                producers: 8,
+                capacity: 0,
+                items: 11,
+            },
+            Request::Trip {
+                capacity: 8,
+                trips: 100,
+            },
+            Request::Async {
+                capacity: 1024,
+                items: 4,
+            },
             Request::Regime {
                 regime: Regime {
                     producer_work: 4,
@@ -165,10 +256,36 @@ mod tests {
             "spsc 1024 batch:x 5",
             "spsc 1024 single",
             "mpmc 1 1 8",
+            "mpsc 1 1 8 9",
+            "trip 8",
+            "async 8 x",
             "regime 64 sometimes 0 0 5",
             "",
         ] {
             assert!(Request::parse(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn an_answer_reads_back_with_its_histogram() {
+        let plain = read_answer(&answer(&Measured::from(12.5))).unwrap();
+        assert_eq!((plain.figure, plain.histogram.is_none()), (12.5, true));
+        let mut h = round_trip::histogram();
+        for ns in [90, 95, 95, 1200, 70_000] {
+            h.record(ns).unwrap();
+        }
+        let sent = Measured {
+            figure: 95.0,
+            histogram: Some(h),
+        };
+        let back = read_answer(&answer(&sent)).unwrap();
+        let (a, b) = (sent.histogram.unwrap(), back.histogram.unwrap());
+        assert_eq!(back.figure, 95.0);
+        assert_eq!(a.len(), b.len());
+        for q in [0.0, 0.5, 0.9, 0.99, 1.0] {
+            assert_eq!(a.value_at_quantile(q), b.value_at_quantile(q), "{q}");
+        }
+        assert!(read_answer("").is_none());
+        assert!(read_answer("7 90").is_none());
     }
 }

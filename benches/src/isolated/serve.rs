@@ -1,77 +1,98 @@
 //! The `main` of a contender binary: runs what each request line asks of
-//! its one contender and answers with the figure.
+//! its one contender and answers with the figure (and a round trip's
+//! histogram).
 
 use std::io::{BufRead, Write};
 
-use super::request::{Request, SOURCE};
+use super::request::{self, Request, SOURCE};
 use crate::channel::{Channel, Shared, TryChannel};
 use crate::pin;
+use crate::results::Measured;
+use crate::waiting::asynchronous::{self, AsyncChannel};
 use crate::workloads::spsc::{self, Ops};
-use crate::workloads::{mpmc, regime};
+use crate::workloads::{mpmc, regime, round_trip};
 
 /// The `main` of contender `C`'s binary: answers request lines on stdin
-/// until it closes. `--no-pin` leaves its threads to the scheduler. MPMC
-/// and regime requests are refused: `C`'s ends cannot be cloned, and it
-/// has no try calls of its own.
+/// until it closes. `--no-pin` leaves its threads to the scheduler. Only
+/// SPSC and round-trip requests are served: `C`'s ends cannot be cloned,
+/// and it has no try calls of its own.
 pub fn serve<C: Channel>() {
-    answer(C::NAME, |request| match request {
-        Request::Spsc {
-            capacity,
-            ops,
-            items,
-        } => spsc_run::<C>(items, capacity, ops),
-        Request::Mpmc { .. } => Err(NOT_SHARED.into()),
-        Request::Regime { .. } => Err(NO_TRY.into()),
-    })
+    answer(C::NAME, every::<C>)
 }
 
-/// [`serve`] for a ring with try calls of its own: SPSC and regime runs.
+/// [`serve`] for a ring with try calls of its own: regime runs too.
 pub fn serve_try<C: TryChannel>() {
     answer(C::NAME, |request| match request {
-        Request::Spsc {
-            capacity,
-            ops,
-            items,
-        } => spsc_run::<C>(items, capacity, ops),
-        Request::Regime { regime: r, items } => Ok(regime::throughput::<C>(items, r)),
-        Request::Mpmc { .. } => Err(NOT_SHARED.into()),
+        Request::Regime { regime: r, items } => Ok(regime::throughput::<C>(items, r).into()),
+        other => every::<C>(other),
     })
 }
 
-/// Why an MPMC request is refused.
-const NOT_SHARED: &str = "its ends cannot be cloned: no MPMC runs";
-/// Why a regime request is refused.
-const NO_TRY: &str = "it has no try calls of its own: no regime runs";
+/// [`serve`] for a channel whose sender alone can be cloned: runs with
+/// several producers and one consumer too.
+pub fn serve_mpsc<C: Channel<Tx: Clone>>() {
+    answer(C::NAME, |request| match request {
+        Request::Mpsc {
+            producers,
+            capacity,
+            items,
+        } => Ok(mpmc::throughput_mpsc::<C>(producers, items, capacity).into()),
+        other => every::<C>(other),
+    })
+}
 
-/// [`serve`] for a contender whose ends can be cloned: SPSC and MPMC runs.
+/// [`serve`] for a contender whose ends can be cloned: MPSC and MPMC runs
+/// too.
 pub fn serve_shared<C: Shared>() {
     answer(C::NAME, |request| match request {
-        Request::Spsc {
-            capacity,
-            ops,
-            items,
-        } => spsc_run::<C>(items, capacity, ops),
         Request::Mpmc {
             producers,
             consumers,
             capacity,
             items,
-        } => Ok(mpmc::throughput::<C>(producers, consumers, items, capacity)),
-        Request::Regime { .. } => Err(NO_TRY.into()),
+        } => Ok(mpmc::throughput::<C>(producers, consumers, items, capacity).into()),
+        Request::Mpsc {
+            producers,
+            capacity,
+            items,
+        } => Ok(mpmc::throughput_mpsc::<C>(producers, items, capacity).into()),
+        other => every::<C>(other),
     })
 }
 
-/// An SPSC run of `C`, refused for batches where `C` has no slice calls.
-fn spsc_run<C: Channel>(items: u64, capacity: usize, ops: Ops) -> Result<f64, String> {
-    match ops {
-        Ops::Batch(_) if !C::SLICES => Err("it has no slice operations: no batch runs".into()),
-        _ => Ok(spsc::throughput::<C>(items, capacity, ops)),
+/// The runs every contender serves, SPSC throughput and the round trip;
+/// the others are refused, saying what `C` lacks for them.
+fn every<C: Channel>(request: Request) -> Result<Measured, String> {
+    match request {
+        Request::Spsc {
+            ops: Ops::Batch(_), ..
+        } if !C::SLICES => Err("it has no slice operations: no batch runs".into()),
+        Request::Spsc {
+            capacity,
+            ops,
+            items,
+        } => Ok(spsc::throughput::<C>(items, capacity, ops).into()),
+        Request::Trip { capacity, trips } => Ok(round_trip::round_trip::<C>(trips, capacity)),
+        Request::Mpmc { .. } => Err("its receiver cannot be cloned: no MPMC runs".into()),
+        Request::Mpsc { .. } => Err("its sender cannot be cloned: no MPSC runs".into()),
+        Request::Regime { .. } => Err("it has no try calls of its own: no regime runs".into()),
+        Request::Async { .. } => Err("it has no futures: no async runs".into()),
     }
 }
 
-/// The request loop of [`serve`] and [`serve_shared`]; with `--source`,
-/// prints [`SOURCE`] instead.
-fn answer(name: &str, mut run: impl FnMut(Request) -> Result<f64, String>) {
+/// The `main` of async contender `A`'s binary: async runs only.
+pub fn serve_async<A: AsyncChannel>() {
+    answer(A::NAME, |request| match request {
+        Request::Async { capacity, items } => {
+            Ok(asynchronous::throughput::<A>(items, capacity).into())
+        }
+        _ => Err("an async contender's binary runs async requests only".into()),
+    })
+}
+
+/// The request loop of every `serve` function; with `--source`, prints
+/// [`SOURCE`] instead.
+fn answer(name: &str, mut run: impl FnMut(Request) -> Result<Measured, String>) {
     if std::env::args().any(|a| a == "--source") {
         println!("{SOURCE}");
         return;
@@ -80,10 +101,10 @@ fn answer(name: &str, mut run: impl FnMut(Request) -> Result<f64, String>) {
     let mut out = std::io::stdout().lock();
     for line in std::io::stdin().lock().lines() {
         let line = line.expect("the report's requests");
-        let figure = Request::parse(&line)
+        let measured = Request::parse(&line)
             .and_then(&mut run)
             .unwrap_or_else(|e| panic!("{name}: {e}"));
-        writeln!(out, "{figure}")
+        writeln!(out, "{}", request::answer(&measured))
             .and_then(|()| out.flush())
             .expect("the report reads the answers");
     }

@@ -14,10 +14,10 @@ use crate::contenders::{
     self, BATCH, CrossbeamChannel, HotqMpmcChannel, HotqMpmcChannelBatch, SharedVisitor,
     SyncChannel,
 };
+use crate::isolated;
 use crate::results::Unit;
 use crate::rounds::{Entry, Pending, workload};
 use crate::waiting::wake::{IDLE, PAUSE};
-use crate::workloads::mpmc;
 use crate::workloads::select::{self, Shape};
 
 /// Shapes (producers, consumers).
@@ -55,7 +55,7 @@ pub const BATCH_SHAPES: [(u64, u64); 2] = [(1, 1), (4, 4)];
 fn batches(o: &Options, out: &mut Vec<Pending>) {
     fn row<C: Shared>(p: u64, c: u64) -> Entry {
         Entry::new(C::NAME, C::KIND, move |items| {
-            mpmc::throughput::<C>(p, c, items, CAPACITIES[0]).into()
+            isolated::mpmc::<C>(p, c, items, CAPACITIES[0]).into()
         })
     }
     for (p, c) in BATCH_SHAPES {
@@ -98,7 +98,7 @@ fn rendezvous(o: &Options, out: &mut Vec<Pending>) {
             let (p, c) = (self.producers, self.consumers);
             self.entries
                 .push(Entry::new(C::NAME, C::KIND, move |items| {
-                    mpmc::throughput::<C>(p, c, items, 0).into()
+                    isolated::mpmc::<C>(p, c, items, 0).into()
                 }));
         }
     }
@@ -113,7 +113,7 @@ fn rendezvous(o: &Options, out: &mut Vec<Pending>) {
             v.entries.push(Entry::new(
                 SyncChannel::NAME,
                 SyncChannel::KIND,
-                move |items| mpmc::throughput_mpsc::<SyncChannel>(producers, items, 0).into(),
+                move |items| isolated::mpsc::<SyncChannel>(producers, items, 0).into(),
             ));
         }
         v.entries.push(probe::probe(Unit::MItemsPerSec));
@@ -207,7 +207,7 @@ fn blocking(o: &Options, out: &mut Vec<Pending>) {
             let (p, c, cap) = (self.producers, self.consumers, self.capacity);
             self.entries
                 .push(Entry::new(C::NAME, C::KIND, move |items| {
-                    mpmc::throughput::<C>(p, c, items, cap).into()
+                    isolated::mpmc::<C>(p, c, items, cap).into()
                 }));
         }
     }
@@ -227,9 +227,7 @@ fn blocking(o: &Options, out: &mut Vec<Pending>) {
                 v.entries.push(Entry::new(
                     SyncChannel::NAME,
                     SyncChannel::KIND,
-                    move |items| {
-                        mpmc::throughput_mpsc::<SyncChannel>(producers, items, capacity).into()
-                    },
+                    move |items| isolated::mpsc::<SyncChannel>(producers, items, capacity).into(),
                 ));
             }
             let threads = producers + consumers;

@@ -9,7 +9,6 @@ use crate::isolated;
 use crate::results::Unit;
 use crate::rounds::{Entry, Pending, workload};
 use crate::workloads::floor::{self, LIMIT};
-use crate::workloads::mpmc;
 
 /// The suite's workloads, into `out`.
 pub fn suite(o: &Options, out: &mut Vec<Pending>) {
@@ -21,22 +20,9 @@ pub fn suite(o: &Options, out: &mut Vec<Pending>) {
     impl SharedVisitor for Shape {
         fn visit<C: Shared>(&mut self) {
             let (p, c) = (self.producers, self.consumers);
-            let isolated = isolated::enabled();
             self.entries
                 .push(Entry::new(C::NAME, C::KIND, move |items| {
-                    match isolated {
-                        true => isolated::run(
-                            C::NAME,
-                            isolated::Request::Mpmc {
-                                producers: p,
-                                consumers: c,
-                                capacity: CAPACITY,
-                                items,
-                            },
-                        ),
-                        false => mpmc::throughput::<C>(p, c, items, CAPACITY),
-                    }
-                    .into()
+                    isolated::mpmc::<C>(p, c, items, CAPACITY).into()
                 }));
         }
     }

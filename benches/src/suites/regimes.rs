@@ -10,7 +10,7 @@ use crate::contenders::{self, TryVisitor};
 use crate::isolated;
 use crate::results::Unit;
 use crate::rounds::{Entry, Pending, workload};
-use crate::workloads::regime::{self, Regime, WaitLoop};
+use crate::workloads::regime::{Regime, WaitLoop};
 
 /// The suite's name in the report.
 pub const SUITE: &str = "SPSC regimes";
@@ -61,16 +61,9 @@ pub fn suite(o: &Options, out: &mut Vec<Pending>) {
     impl TryVisitor for Cell {
         fn visit<C: TryChannel>(&mut self) {
             let r = self.regime;
-            let isolated = isolated::enabled();
             self.entries
                 .push(Entry::new(C::NAME, C::KIND, move |items| {
-                    match isolated {
-                        true => {
-                            isolated::run(C::NAME, isolated::Request::Regime { regime: r, items })
-                        }
-                        false => regime::throughput::<C>(items, r),
-                    }
-                    .into()
+                    isolated::regime::<C>(items, r).into()
                 }));
         }
     }

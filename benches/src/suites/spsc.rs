@@ -9,8 +9,7 @@ use crate::isolated;
 use crate::results::Unit;
 use crate::rounds::{Entry, Pending, workload};
 use crate::workloads::floor::{self, LIMIT};
-use crate::workloads::round_trip;
-use crate::workloads::spsc::{self, Ops};
+use crate::workloads::spsc::Ops;
 
 /// The suite's workloads, into `out`.
 pub fn suite(o: &Options, out: &mut Vec<Pending>) {
@@ -25,21 +24,9 @@ pub fn suite(o: &Options, out: &mut Vec<Pending>) {
                 return;
             }
             let (capacity, ops) = (self.capacity, self.ops);
-            let isolated = isolated::enabled();
             self.entries
                 .push(Entry::new(C::NAME, C::KIND, move |items| {
-                    match isolated {
-                        true => isolated::run(
-                            C::NAME,
-                            isolated::Request::Spsc {
-                                capacity,
-                                ops,
-                                items,
-                            },
-                        ),
-                        false => spsc::throughput::<C>(items, capacity, ops),
-                    }
-                    .into()
+                    isolated::spsc::<C>(items, capacity, ops).into()
                 }));
         }
     }
@@ -91,7 +78,7 @@ pub fn suite(o: &Options, out: &mut Vec<Pending>) {
         fn visit<C: Channel>(&mut self) {
             self.entries
                 .push(Entry::new(C::NAME, C::KIND, move |trips| {
-                    round_trip::round_trip::<C>(trips, CAPACITY)
+                    isolated::round_trip::<C>(trips, CAPACITY)
                 }));
         }
     }

@@ -10,12 +10,12 @@ use super::wake::{Rows, WAKES};
 use crate::channel::Channel;
 use crate::cli::Options;
 use crate::contenders::ChannelVisitor;
+use crate::isolated;
 use crate::results::{Measured, Unit};
 use crate::rounds::{Entry, Pending, workload};
 use crate::waiting::asynchronous::{self, AsyncChannel, AsyncVisitor};
 use crate::waiting::{blocking, wake};
-use crate::workloads::round_trip;
-use crate::workloads::spsc::{self, Ops};
+use crate::workloads::spsc::Ops;
 
 /// Capacities of the throughput workloads.
 pub const CAPACITIES: [usize; 2] = [8, 1024];
@@ -61,13 +61,13 @@ pub fn suite(o: &Options, out: &mut Vec<Pending>) {
     impl Make for Throughput {
         fn make<C: Channel>(&self) -> Box<dyn FnMut(u64) -> Measured> {
             let capacity = self.0;
-            Box::new(move |items| spsc::throughput::<C>(items, capacity, Ops::Single).into())
+            Box::new(move |items| isolated::spsc::<C>(items, capacity, Ops::Single).into())
         }
     }
     struct Trip;
     impl Make for Trip {
         fn make<C: Channel>(&self) -> Box<dyn FnMut(u64) -> Measured> {
-            Box::new(|trips| round_trip::round_trip::<C>(trips, 8))
+            Box::new(|trips| isolated::round_trip::<C>(trips, 8))
         }
     }
     fn blocking_entries(make: impl Make) -> Vec<Entry> {
@@ -107,7 +107,7 @@ pub fn suite(o: &Options, out: &mut Vec<Pending>) {
             let capacity = self.capacity;
             self.entries
                 .push(Entry::new(C::NAME, C::KIND, move |items| {
-                    asynchronous::throughput::<C>(items, capacity).into()
+                    isolated::asynchronous::<C>(items, capacity).into()
                 }));
         }
     }

@@ -64,6 +64,8 @@ impl<C: Channel> Pinger<C> {
     #[inline]
     pub fn trip(&mut self, i: u64) {
         C::send(&mut self.tx, i);
+        // A no-op but for a contender that gathers items (the batch row).
+        C::flush(&mut self.tx);
         let back = C::recv(&mut self.rx);
         assert_eq!(back, i, "{}: the round trip lost its item", C::NAME);
     }
@@ -85,6 +87,7 @@ pub fn bounce<C: Channel, R: Send>(
             for _ in 0..trips {
                 let v = C::recv(&mut ping_rx);
                 C::send(&mut pong_tx, v);
+                C::flush(&mut pong_tx);
             }
         },
         move || pinger(Pinger { tx, rx }),

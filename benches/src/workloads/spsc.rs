@@ -39,7 +39,11 @@ pub fn throughput<C: Channel>(items: u64, capacity: usize, ops: Ops) -> f64 {
 
 fn produce<C: Channel>(mut tx: C::Tx, items: u64, ops: Ops) {
     match ops {
-        Ops::Single => (0..items).for_each(|i| C::send(&mut tx, i)),
+        Ops::Single => {
+            (0..items).for_each(|i| C::send(&mut tx, i));
+            // A contender that gathers items sends the last of them.
+            C::flush(&mut tx);
+        }
         Ops::Batch(b) => {
             let mut buf = vec![0u64; b];
             let mut next = 0;

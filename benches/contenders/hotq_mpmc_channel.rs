@@ -1,0 +1,5 @@
+//! hotq-mpmc's channel, blocking send/recv: the channels suite's shapes, in a binary of its own (`isolated`).
+
+fn main() {
+    hotq_benches::isolated::serve_shared::<hotq_benches::contenders::HotqMpmcChannel>();
+}

@@ -1,0 +1,94 @@
+//! Each workload a contender binary serves, as the suites call it: in
+//! the contender's own binary once [`configure`](super::configure)d,
+//! else in this process.
+
+use super::request::Request;
+use super::runner::{enabled, run};
+use crate::channel::{Channel, Shared, TryChannel};
+use crate::results::Measured;
+use crate::waiting::asynchronous::{self, AsyncChannel};
+use crate::workloads::regime::{self, Regime};
+use crate::workloads::spsc::{self, Ops};
+use crate::workloads::{mpmc, round_trip};
+
+/// SPSC throughput of `C` (`workloads::spsc`), in its own binary once
+/// [`configure`](super::configure)d, else in this one.
+pub fn spsc<C: Channel>(items: u64, capacity: usize, ops: Ops) -> f64 {
+    match enabled() {
+        true => {
+            run(
+                C::NAME,
+                Request::Spsc {
+                    capacity,
+                    ops,
+                    items,
+                },
+            )
+            .figure
+        }
+        false => spsc::throughput::<C>(items, capacity, ops),
+    }
+}
+
+/// MPMC throughput of `C` (`workloads::mpmc`), as [`spsc`](fn@spsc).
+pub fn mpmc<C: Shared>(producers: u64, consumers: u64, items: u64, capacity: usize) -> f64 {
+    match enabled() {
+        true => {
+            run(
+                C::NAME,
+                Request::Mpmc {
+                    producers,
+                    consumers,
+                    capacity,
+                    items,
+                },
+            )
+            .figure
+        }
+        false => mpmc::throughput::<C>(producers, consumers, items, capacity),
+    }
+}
+
+/// Throughput of `C` with one consumer (`workloads::mpmc`), as [`spsc`](fn@spsc).
+pub fn mpsc<C: Channel<Tx: Clone>>(producers: u64, items: u64, capacity: usize) -> f64 {
+    match enabled() {
+        true => {
+            run(
+                C::NAME,
+                Request::Mpsc {
+                    producers,
+                    capacity,
+                    items,
+                },
+            )
+            .figure
+        }
+        false => mpmc::throughput_mpsc::<C>(producers, items, capacity),
+    }
+}
+
+/// `trips` timed round trips of `C` over two queues of `capacity`
+/// (`workloads::round_trip`), as [`spsc`](fn@spsc): the median and the histogram.
+pub fn round_trip<C: Channel>(trips: u64, capacity: usize) -> Measured {
+    match enabled() {
+        true => run(C::NAME, Request::Trip { capacity, trips }),
+        false => round_trip::round_trip::<C>(trips, capacity),
+    }
+}
+
+/// One regime-grid cell of `C` (`workloads::regime`), as [`spsc`](fn@spsc).
+pub fn regime<C: TryChannel>(items: u64, r: Regime) -> f64 {
+    match enabled() {
+        true => run(C::NAME, Request::Regime { regime: r, items }).figure,
+        false => regime::throughput::<C>(items, r),
+    }
+}
+
+/// Async throughput of `A` on a 2-worker tokio runtime
+/// (`waiting::asynchronous`), as [`spsc`](fn@spsc).
+pub fn asynchronous<A: AsyncChannel>(items: u64, capacity: usize) -> f64 {
+    match enabled() {
+        true => run(A::NAME, Request::Async { capacity, items }).figure,
+        false => asynchronous::throughput::<A>(items, capacity),
+    }
+}
