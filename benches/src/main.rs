@@ -91,6 +91,7 @@ fn main() -> ExitCode {
     let isolates = [
         Suite::Spsc,
         Suite::Mpmc,
+        Suite::Disruptor,
         Suite::Waiting,
         Suite::Channels,
         Suite::Regimes,

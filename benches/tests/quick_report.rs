@@ -428,6 +428,20 @@ fn contender_dir() -> PathBuf {
         .to_path_buf()
 }
 
+/// The output of a contender binary's `child` once it ends; a run that
+/// never ends fails here, naming `what`, instead of stalling CI.
+fn bounded(mut child: std::process::Child, what: &str) -> std::process::Output {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("{what}: still running after 120 s");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.wait_with_output().unwrap()
+}
+
 /// Every contender that runs in a binary of its own ([`isolated::names`])
 /// has one under the name the report starts it by, built from the
 /// report's sources, which runs it: an SPSC request, a batch one where it
@@ -492,16 +506,7 @@ fn every_contender_has_a_binary_of_its_own_that_answers_its_requests() {
                 .unwrap_or_else(|e| panic!("{name}: {}: {e}", path.display()));
             use std::io::Write;
             writeln!(child.stdin.take().unwrap(), "{request}").unwrap();
-            // A run that never ends fails here, not by stalling CI.
-            let deadline = Instant::now() + Duration::from_secs(120);
-            while child.try_wait().unwrap().is_none() {
-                if Instant::now() > deadline {
-                    let _ = child.kill();
-                    panic!("{name}: `{request}` still running after 120 s");
-                }
-                std::thread::sleep(Duration::from_millis(5));
-            }
-            let out = child.wait_with_output().unwrap();
+            let out = bounded(child, &format!("{name}: `{request}`"));
             let figure = String::from_utf8(out.stdout).unwrap();
             out.status.success().then(|| {
                 let mut fields = figure.split_whitespace();
@@ -523,6 +528,54 @@ fn every_contender_has_a_binary_of_its_own_that_answers_its_requests() {
         let regime = ask("regime 64 spin-then-yield 1 4 1000");
         assert_eq!(regime.is_some(), try_calls, "{name}");
         assert!(ask("spsc 64 sideways 1000").is_none(), "{name}: took it");
+    }
+}
+
+/// Every contender of the disruptor suite has a binary of its own
+/// ([`isolated::binary`]), which answers each topology with a figure and
+/// refuses a queue's request.
+#[test]
+fn every_disruptor_contender_has_a_binary_of_its_own_that_runs_the_topologies() {
+    struct Names(Vec<&'static str>);
+    impl RingVisitor for Names {
+        fn visit<R: Ring>(&mut self) {
+            self.0.push(R::NAME);
+        }
+    }
+    let mut names = Names(Vec::new());
+    sequenced::each_ring(&mut names);
+    assert_eq!(isolated::ring_names(), names.0);
+    for name in names.0 {
+        let path = contender_dir().join(isolated::binary(name));
+        assert!(
+            isolated::names().iter().all(|&n| n != name),
+            "{name}: a queue's binary too"
+        );
+        let mut child = Command::new(&path)
+            .arg("--no-pin")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("{name}: {}: {e}", path.display()));
+        {
+            use std::io::Write;
+            let mut stdin = child.stdin.take().unwrap();
+            for t in Topology::ALL {
+                let first = t.name().split_whitespace().next().unwrap();
+                writeln!(stdin, "topology {first} 3000 64").unwrap();
+            }
+            writeln!(stdin, "spsc 64 single 1000").unwrap();
+        }
+        let out = bounded(child, name);
+        assert!(!out.status.success(), "{name}: took an SPSC run");
+        let figures: Vec<f64> = String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| l.parse().expect("a figure"))
+            .collect();
+        assert_eq!(figures.len(), Topology::ALL.len(), "{name}: {figures:?}");
+        assert!(figures.iter().all(|&f| f > 0.0), "{name}: {figures:?}");
     }
 }
 
@@ -560,7 +613,7 @@ fn every_async_contender_has_a_binary_of_its_own_that_runs_its_futures() {
                 .unwrap_or_else(|e| panic!("{name}: {}: {e}", path.display()));
             use std::io::Write;
             writeln!(child.stdin.take().unwrap(), "{request}").unwrap();
-            let out = child.wait_with_output().unwrap();
+            let out = bounded(child, name);
             out.status.success().then(|| {
                 let figure = String::from_utf8(out.stdout).unwrap();
                 figure.trim().parse::<f64>().expect("one figure")

@@ -7,6 +7,7 @@ use std::process::{Command, Stdio};
 use super::request::SOURCE;
 use crate::channel::{Channel, Shared};
 use crate::contenders::{self, ChannelVisitor, SharedVisitor};
+use crate::sequenced::{self, Ring, RingVisitor};
 use crate::waiting::asynchronous::{self, AsyncChannel, AsyncVisitor};
 use crate::waiting::blocking;
 
@@ -73,6 +74,20 @@ pub fn names() -> Vec<&'static str> {
     names.0
 }
 
+/// The row name of every contender of the disruptor suite: each runs in
+/// a binary of its own too ([`binary`]).
+pub fn ring_names() -> Vec<&'static str> {
+    struct Names(Vec<&'static str>);
+    impl RingVisitor for Names {
+        fn visit<R: Ring>(&mut self) {
+            self.0.push(R::NAME);
+        }
+    }
+    let mut names = Names(Vec::new());
+    sequenced::each_ring(&mut names);
+    names.0
+}
+
 /// The row name of every async contender of the `waiting` suite: each
 /// runs in a binary of its own too ([`async_binary`]).
 pub fn async_names() -> Vec<&'static str> {
@@ -90,7 +105,10 @@ pub fn async_names() -> Vec<&'static str> {
 /// Checks that every contender binary is in `dir` and was built from the
 /// same sources as this process; says which is not, and how to mend it.
 pub fn check(dir: &Path) -> Result<(), String> {
-    let channels = names().into_iter().map(|n| (n, binary(n)));
+    let channels = names()
+        .into_iter()
+        .chain(ring_names())
+        .map(|n| (n, binary(n)));
     let futures = async_names().into_iter().map(|n| (n, async_binary(n)));
     for (name, file) in channels.chain(futures) {
         let path = dir.join(file);

@@ -2,6 +2,7 @@
 //! fingerprint both compare before the first.
 
 use crate::results::Measured;
+use crate::sequenced::Topology;
 use crate::workloads::regime::{Regime, WaitLoop};
 use crate::workloads::round_trip;
 use crate::workloads::spsc::Ops;
@@ -60,6 +61,17 @@ pub enum Request {
         /// Items in the run.
         items: u64,
     },
+    /// `sequenced::throughput`: `topology NAME EVENTS SIZE`, `NAME` the
+    /// first word of the topology's name (`unicast`, `diamond`, ...), to a
+    /// disruptor suite contender's binary.
+    Topology {
+        /// Which of the five.
+        topology: Topology,
+        /// Events published in the run.
+        events: u64,
+        /// The ring's size.
+        size: usize,
+    },
     /// `workloads::mpmc::throughput_mpsc`: `mpsc PRODUCERS CAPACITY ITEMS`
     /// (a contender whose sender alone can be cloned).
     Mpsc {
@@ -99,6 +111,11 @@ impl Request {
             } => format!("mpsc {producers} {capacity} {items}"),
             Request::Trip { capacity, trips } => format!("trip {capacity} {trips}"),
             Request::Async { capacity, items } => format!("async {capacity} {items}"),
+            Request::Topology {
+                topology,
+                events,
+                size,
+            } => format!("topology {} {events} {size}", first_word(topology)),
             Request::Regime { regime: r, items } => format!(
                 "regime {} {} {} {} {items}",
                 r.capacity,
@@ -113,7 +130,7 @@ impl Request {
     pub(crate) fn parse(line: &str) -> Result<Request, String> {
         let bad = || {
             format!(
-                "a request is `spsc CAPACITY single|batch:N ITEMS`, `mpmc PRODUCERS CONSUMERS CAPACITY ITEMS`, `mpsc PRODUCERS CAPACITY ITEMS`, `trip CAPACITY TRIPS`, `async CAPACITY ITEMS` or `regime CAPACITY WAIT PRODUCER_WORK CONSUMER_WORK ITEMS`, not `{line}`"
+                "a request is `spsc CAPACITY single|batch:N ITEMS`, `mpmc PRODUCERS CONSUMERS CAPACITY ITEMS`, `mpsc PRODUCERS CAPACITY ITEMS`, `trip CAPACITY TRIPS`, `async CAPACITY ITEMS`, `topology NAME EVENTS SIZE` or `regime CAPACITY WAIT PRODUCER_WORK CONSUMER_WORK ITEMS`, not `{line}`"
             )
         };
         let n = |s: &str| s.parse::<u64>().map_err(|_| bad());
@@ -136,6 +153,14 @@ impl Request {
                 consumers: n(consumers)?,
                 capacity: n(capacity)? as usize,
                 items: n(items)?,
+            }),
+            ["topology", name, events, size] => Ok(Request::Topology {
+                topology: *Topology::ALL
+                    .iter()
+                    .find(|&&t| first_word(t) == name)
+                    .ok_or_else(bad)?,
+                events: n(events)?,
+                size: n(size)? as usize,
             }),
             ["async", capacity, items] => Ok(Request::Async {
                 capacity: n(capacity)? as usize,
@@ -172,6 +197,14 @@ impl Request {
             _ => Err(bad()),
         }
     }
+}
+
+/// A topology's name in a request: the first word of its name.
+fn first_word(t: Topology) -> &'static str {
+    t.name()
+        .split_whitespace()
+        .next()
+        .expect("a named topology")
 }
 
 /// The answer line of a run: the figure, then for a round trip each
@@ -240,6 +273,11 @@ mod tests {
                 capacity: 1024,
                 items: 4,
             },
+            Request::Topology {
+                topology: Topology::Diamond,
+                events: 6,
+                size: 1024,
+            },
             Request::Regime {
                 regime: Regime {
                     producer_work: 4,
@@ -259,6 +297,7 @@ mod tests {
             "mpsc 1 1 8 9",
             "trip 8",
             "async 8 x",
+            "topology star 5 1024",
             "regime 64 sometimes 0 0 5",
             "",
         ] {

@@ -6,6 +6,7 @@ use super::request::Request;
 use super::runner::{enabled, run};
 use crate::channel::{Channel, Shared, TryChannel};
 use crate::results::Measured;
+use crate::sequenced::{self, Ring, Topology};
 use crate::waiting::asynchronous::{self, AsyncChannel};
 use crate::workloads::regime::{self, Regime};
 use crate::workloads::spsc::{self, Ops};
@@ -90,5 +91,21 @@ pub fn asynchronous<A: AsyncChannel>(items: u64, capacity: usize) -> f64 {
     match enabled() {
         true => run(A::NAME, Request::Async { capacity, items }).figure,
         false => asynchronous::throughput::<A>(items, capacity),
+    }
+}
+
+/// One disruptor-suite run of `R` (`sequenced::throughput`), as
+/// [`spsc`](fn@spsc).
+pub fn topology<R: Ring>(topology: Topology, events: u64, size: usize) -> f64 {
+    match enabled() {
+        true => {
+            let request = Request::Topology {
+                topology,
+                events,
+                size,
+            };
+            run(R::NAME, request).figure
+        }
+        false => sequenced::throughput::<R>(topology, events, size),
     }
 }

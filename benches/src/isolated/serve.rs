@@ -8,6 +8,7 @@ use super::request::{self, Request, SOURCE};
 use crate::channel::{Channel, Shared, TryChannel};
 use crate::pin;
 use crate::results::Measured;
+use crate::sequenced::{self, Ring};
 use crate::waiting::asynchronous::{self, AsyncChannel};
 use crate::workloads::spsc::{self, Ops};
 use crate::workloads::{mpmc, regime, round_trip};
@@ -77,7 +78,21 @@ fn every<C: Channel>(request: Request) -> Result<Measured, String> {
         Request::Mpsc { .. } => Err("its sender cannot be cloned: no MPSC runs".into()),
         Request::Regime { .. } => Err("it has no try calls of its own: no regime runs".into()),
         Request::Async { .. } => Err("it has no futures: no async runs".into()),
+        Request::Topology { .. } => Err("it is no disruptor: no topology runs".into()),
     }
+}
+
+/// The `main` of disruptor-suite contender `R`'s binary: topology runs
+/// only.
+pub fn serve_ring<R: Ring>() {
+    answer(R::NAME, |request| match request {
+        Request::Topology {
+            topology,
+            events,
+            size,
+        } => Ok(sequenced::throughput::<R>(topology, events, size).into()),
+        _ => Err("a disruptor suite contender's binary runs topologies only".into()),
+    })
 }
 
 /// The `main` of async contender `A`'s binary: async runs only.

@@ -3,6 +3,7 @@
 use super::probe;
 use super::sizes::{RING, events};
 use crate::cli::Options;
+use crate::isolated;
 use crate::results::Unit;
 use crate::rounds::{Entry, Pending, workload};
 use crate::sequenced::{self, Ring, RingVisitor, Topology};
@@ -18,7 +19,7 @@ pub fn suite(o: &Options, out: &mut Vec<Pending>) {
             let t = self.topology;
             self.entries
                 .push(Entry::new(R::NAME, R::KIND, move |events| {
-                    sequenced::throughput::<R>(t, events, RING).into()
+                    isolated::topology::<R>(t, events, RING).into()
                 }));
         }
     }

@@ -1,0 +1,5 @@
+//! The disruptor crate with 10 µs sleeps's disruptor-suite topologies, in a binary of its own (`isolated`).
+
+fn main() {
+    hotq_benches::isolated::serve_ring::<hotq_benches::sequenced::DisruptorCrateSleep>();
+}

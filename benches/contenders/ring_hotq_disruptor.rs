@@ -1,0 +1,5 @@
+//! hotq-disruptor (busy-spinning handlers)'s disruptor-suite topologies, in a binary of its own (`isolated`).
+
+fn main() {
+    hotq_benches::isolated::serve_ring::<hotq_benches::sequenced::HotqDisruptor>();
+}
