@@ -62,10 +62,9 @@ pub struct Options {
     pub verbosity: Verbosity,
     /// Pin threads to cores where there are enough.
     pub pin: bool,
-    /// Run the contenders of the SPSC, MPMC, regime and disruptor suites,
-    /// the waiting suite's throughput rows, the channels suite's blocking rows and the
-    /// round trips in the report's own binary instead of each in its own
-    /// (`isolated`).
+    /// Run the contenders of the throughput rows (all but the selects) and
+    /// of the round trips in the report's own binary instead of each in
+    /// its own (`isolated`).
     pub in_process: bool,
     /// The time the whole run's rounds share (`None` for `--quick`, whose
     /// runs get a fixed 0.02 s each).
@@ -142,12 +141,11 @@ usage: report [--suite spsc|mpmc|disruptor|waiting|channels|regimes|all] [--roun
   --processes  fresh processes the rounds and the time are spread over, one
              after the other (default 3; --quick: 1); the intervals resample
              processes, then rounds, so they hold from one run to the next
-  --in-process  run the contenders of the SPSC, MPMC, regime and disruptor
-             suites, the throughput rows of the waiting suite, the channels
-             suite's blocking rows and the round trips in the report's
-             binary instead of each in its own (`hotq-contender-*`, built at the start with
-             cargo, or found in $HOTQ_CONTENDER_DIR): the figures then move
-             with what else the report links
+  --in-process  run the contenders of the throughput rows (every suite's
+             but the selects) and of the round trips in the report's binary
+             instead of each in its own (`hotq-contender-*`, built at the
+             start with cargo, or found in $HOTQ_CONTENDER_DIR): the figures
+             then move with what else the report links
   --quiet    print nothing but errors (no bar, no summary); the files are
              written as usual and the exit status says whether they were
   --verbose  also print a line per round of each workload

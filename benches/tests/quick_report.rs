@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use hotq_benches::async_channels;
 use hotq_benches::channel::{Channel, Shared, TryChannel};
 use hotq_benches::contenders::SyncChannel;
 use hotq_benches::contenders::{self, ChannelVisitor, SharedVisitor, TryVisitor};
@@ -576,6 +577,60 @@ fn every_disruptor_contender_has_a_binary_of_its_own_that_runs_the_topologies() 
             .collect();
         assert_eq!(figures.len(), Topology::ALL.len(), "{name}: {figures:?}");
         assert!(figures.iter().all(|&f| f > 0.0), "{name}: {figures:?}");
+    }
+}
+
+/// Every async contender of the channels suite has a binary of its own
+/// ([`isolated::tasks_binary`]), apart from the same crate's other
+/// binaries, which runs its tasks: the single calls for every one, the
+/// flow-control calls (`recv_many`, reserve) for the two channels that
+/// have them, hotq-mpmc's and tokio's.
+#[test]
+fn every_async_channel_has_a_binary_of_its_own_that_runs_its_tasks() {
+    struct Names(Vec<&'static str>);
+    impl async_channels::AsyncVisitor for Names {
+        fn visit<C: async_channels::AsyncChan>(&mut self) {
+            self.0.push(C::NAME);
+        }
+    }
+    let mut names = Names(Vec::new());
+    async_channels::each(&mut names);
+    assert_eq!(isolated::tasks_names(), names.0);
+    let others: Vec<String> = (isolated::names().into_iter().map(isolated::binary))
+        .chain(
+            isolated::async_names()
+                .into_iter()
+                .map(isolated::async_binary),
+        )
+        .collect();
+    for name in names.0 {
+        let file = isolated::tasks_binary(name);
+        assert!(!others.contains(&file), "{name}: {file} is another's too");
+        let ask = |request: &str| {
+            let path = contender_dir().join(&file);
+            let mut child = Command::new(&path)
+                .arg("--no-pin")
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap_or_else(|e| panic!("{name}: {}: {e}", path.display()));
+            use std::io::Write;
+            writeln!(child.stdin.take().unwrap(), "{request}").unwrap();
+            let out = bounded(child, name);
+            out.status.success().then(|| {
+                let figure = String::from_utf8(out.stdout).unwrap();
+                figure.trim().parse::<f64>().expect("one figure")
+            })
+        };
+        let flow = ["hotq-mpmc-channel", "tokio mpsc"].contains(&name);
+        assert!(
+            ask("tasks 2 1 2000 single").is_some_and(|f| f > 0.0),
+            "{name}"
+        );
+        assert_eq!(ask("tasks 2 1 2000 recv_many:16").is_some(), flow, "{name}");
+        assert_eq!(ask("tasks 2 1 2000 reserve").is_some(), flow, "{name}");
+        assert!(ask("spsc 64 single 1000").is_none(), "{name}: took it");
     }
 }
 

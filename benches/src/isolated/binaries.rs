@@ -5,6 +5,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 
 use super::request::SOURCE;
+use crate::async_channels::{self, AsyncChan};
 use crate::channel::{Channel, Shared};
 use crate::contenders::{self, ChannelVisitor, SharedVisitor};
 use crate::sequenced::{self, Ring, RingVisitor};
@@ -27,6 +28,13 @@ pub fn async_binary(name: &str) -> String {
         true => format!("hotq-contender-{slug}"),
         false => format!("hotq-contender-{slug}-async"),
     }
+}
+
+/// The binary that runs the `channels` suite's async contender `name`:
+/// [`binary`]'s name ending in `-async-tasks`, apart from the same
+/// crate's blocking and `waiting` suite binaries.
+pub fn tasks_binary(name: &str) -> String {
+    format!("hotq-contender-{}-async-tasks", slug(name))
 }
 
 /// `name` in lower case, each run of other characters one `-`.
@@ -88,6 +96,20 @@ pub fn ring_names() -> Vec<&'static str> {
     names.0
 }
 
+/// The name of every async contender of the `channels` suite: each runs
+/// in a binary of its own too ([`tasks_binary`]).
+pub fn tasks_names() -> Vec<&'static str> {
+    struct Names(Vec<&'static str>);
+    impl async_channels::AsyncVisitor for Names {
+        fn visit<C: AsyncChan>(&mut self) {
+            self.0.push(C::NAME);
+        }
+    }
+    let mut names = Names(Vec::new());
+    async_channels::each(&mut names);
+    names.0
+}
+
 /// The row name of every async contender of the `waiting` suite: each
 /// runs in a binary of its own too ([`async_binary`]).
 pub fn async_names() -> Vec<&'static str> {
@@ -110,7 +132,8 @@ pub fn check(dir: &Path) -> Result<(), String> {
         .chain(ring_names())
         .map(|n| (n, binary(n)));
     let futures = async_names().into_iter().map(|n| (n, async_binary(n)));
-    for (name, file) in channels.chain(futures) {
+    let tasks = tasks_names().into_iter().map(|n| (n, tasks_binary(n)));
+    for (name, file) in channels.chain(futures).chain(tasks) {
         let path = dir.join(file);
         let out = Command::new(&path)
             .arg("--source")
@@ -150,6 +173,10 @@ mod tests {
         assert_eq!(
             async_binary("tokio mpsc"),
             "hotq-contender-tokio-mpsc-async"
+        );
+        assert_eq!(
+            tasks_binary("tokio mpsc"),
+            "hotq-contender-tokio-mpsc-async-tasks"
         );
     }
 }

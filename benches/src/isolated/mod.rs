@@ -1,7 +1,7 @@
 //! Each contender's loops in a binary of its own (issue 37 §1): the
 //! SPSC, MPMC, regime-grid and disruptor suites', the blocking and async
-//! throughput rows of the `waiting` suite, the blocking rows of the
-//! `channels` suite, and the round trips. `hotq-contender-<name>` (`-async` for a future's
+//! throughput rows of the `waiting` and `channels` suites, and the round
+//! trips. `hotq-contender-<name>` (`-async` for a future's
 //! rows), built from `benches/contenders/`, links the one contender it
 //! runs.
 //!
@@ -32,11 +32,15 @@ mod runner;
 mod runs;
 mod serve;
 
-pub use binaries::{async_binary, async_names, binary, check, names, ring_names};
+pub use binaries::{
+    async_binary, async_names, binary, check, names, ring_names, tasks_binary, tasks_names,
+};
 pub use request::{Request, SOURCE};
 pub use runner::{configure, enabled, run, stop_all};
-pub use runs::{asynchronous, mpmc, mpsc, regime, round_trip, spsc, topology};
-pub use serve::{serve, serve_async, serve_mpsc, serve_ring, serve_shared, serve_try};
+pub use runs::{asynchronous, flow, mpmc, mpsc, regime, round_trip, spsc, tasks, topology};
+pub use serve::{
+    serve, serve_async, serve_flow, serve_mpsc, serve_ring, serve_shared, serve_tasks, serve_try,
+};
 
 /// The environment variable that names the folder of the contender
 /// binaries, for a process that must not build them (a worker of the

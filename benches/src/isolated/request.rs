@@ -1,6 +1,7 @@
 //! The one line a report sends a contender binary for each run, and the
 //! fingerprint both compare before the first.
 
+use crate::async_channels::flow::Calls;
 use crate::results::Measured;
 use crate::sequenced::Topology;
 use crate::workloads::regime::{Regime, WaitLoop};
@@ -72,6 +73,20 @@ pub enum Request {
         /// The ring's size.
         size: usize,
     },
+    /// `async_channels::flow::throughput` (`async_channels::throughput`
+    /// for `single`): `tasks PRODUCERS CONSUMERS ITEMS
+    /// single|recv_many:LIMIT|reserve`, to a `channels` suite async
+    /// contender's binary.
+    Tasks {
+        /// Producer tasks.
+        producers: u64,
+        /// Consumer tasks.
+        consumers: u64,
+        /// Items in the run.
+        items: u64,
+        /// How the tasks call the channel.
+        calls: Calls,
+    },
     /// `workloads::mpmc::throughput_mpsc`: `mpsc PRODUCERS CAPACITY ITEMS`
     /// (a contender whose sender alone can be cloned).
     Mpsc {
@@ -111,6 +126,19 @@ impl Request {
             } => format!("mpsc {producers} {capacity} {items}"),
             Request::Trip { capacity, trips } => format!("trip {capacity} {trips}"),
             Request::Async { capacity, items } => format!("async {capacity} {items}"),
+            Request::Tasks {
+                producers,
+                consumers,
+                items,
+                calls,
+            } => {
+                let calls = match calls {
+                    Calls::Single => "single".to_string(),
+                    Calls::RecvMany(limit) => format!("recv_many:{limit}"),
+                    Calls::Reserve => "reserve".to_string(),
+                };
+                format!("tasks {producers} {consumers} {items} {calls}")
+            }
             Request::Topology {
                 topology,
                 events,
@@ -130,7 +158,7 @@ impl Request {
     pub(crate) fn parse(line: &str) -> Result<Request, String> {
         let bad = || {
             format!(
-                "a request is `spsc CAPACITY single|batch:N ITEMS`, `mpmc PRODUCERS CONSUMERS CAPACITY ITEMS`, `mpsc PRODUCERS CAPACITY ITEMS`, `trip CAPACITY TRIPS`, `async CAPACITY ITEMS`, `topology NAME EVENTS SIZE` or `regime CAPACITY WAIT PRODUCER_WORK CONSUMER_WORK ITEMS`, not `{line}`"
+                "a request is `spsc CAPACITY single|batch:N ITEMS`, `mpmc PRODUCERS CONSUMERS CAPACITY ITEMS`, `mpsc PRODUCERS CAPACITY ITEMS`, `trip CAPACITY TRIPS`, `async CAPACITY ITEMS`, `topology NAME EVENTS SIZE`, `tasks PRODUCERS CONSUMERS ITEMS CALLS` or `regime CAPACITY WAIT PRODUCER_WORK CONSUMER_WORK ITEMS`, not `{line}`"
             )
         };
         let n = |s: &str| s.parse::<u64>().map_err(|_| bad());
@@ -161,6 +189,20 @@ impl Request {
                     .ok_or_else(bad)?,
                 events: n(events)?,
                 size: n(size)? as usize,
+            }),
+            ["tasks", producers, consumers, items, calls] => Ok(Request::Tasks {
+                producers: n(producers)?,
+                consumers: n(consumers)?,
+                items: n(items)?,
+                calls: match calls {
+                    "single" => Calls::Single,
+                    "reserve" => Calls::Reserve,
+                    c => Calls::RecvMany(
+                        c.strip_prefix("recv_many:")
+                            .and_then(|l| l.parse().ok())
+                            .ok_or_else(bad)?,
+                    ),
+                },
             }),
             ["async", capacity, items] => Ok(Request::Async {
                 capacity: n(capacity)? as usize,
@@ -278,6 +320,18 @@ mod tests {
                 events: 6,
                 size: 1024,
             },
+            Request::Tasks {
+                producers: 4,
+                consumers: 1,
+                items: 7,
+                calls: Calls::RecvMany(16),
+            },
+            Request::Tasks {
+                producers: 1,
+                consumers: 1,
+                items: 7,
+                calls: Calls::Reserve,
+            },
             Request::Regime {
                 regime: Regime {
                     producer_work: 4,
@@ -298,6 +352,7 @@ mod tests {
             "trip 8",
             "async 8 x",
             "topology star 5 1024",
+            "tasks 1 1 5 recv_many",
             "regime 64 sometimes 0 0 5",
             "",
         ] {

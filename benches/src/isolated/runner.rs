@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::{Mutex, OnceLock};
 
-use super::binaries::{async_binary, binary};
+use super::binaries::{async_binary, binary, tasks_binary};
 use super::request::{self, Request};
 use crate::load;
 use crate::results::Measured;
@@ -64,6 +64,7 @@ pub fn run(name: &str, request: Request) -> Measured {
     let config = CONFIG.get().expect("isolated::configure first");
     let file = match request {
         Request::Async { .. } => async_binary(name),
+        Request::Tasks { .. } => tasks_binary(name),
         _ => binary(name),
     };
     let mut all = runners().lock().unwrap_or_else(|e| e.into_inner());

@@ -4,6 +4,8 @@
 
 use super::request::Request;
 use super::runner::{enabled, run};
+use crate::async_channels::flow::{self, AsyncFlow, Calls};
+use crate::async_channels::{self, AsyncChan};
 use crate::channel::{Channel, Shared, TryChannel};
 use crate::results::Measured;
 use crate::sequenced::{self, Ring, Topology};
@@ -107,5 +109,38 @@ pub fn topology<R: Ring>(topology: Topology, events: u64, size: usize) -> f64 {
             run(R::NAME, request).figure
         }
         false => sequenced::throughput::<R>(topology, events, size),
+    }
+}
+
+/// One run of the `channels` suite's async tasks over `C`, its single
+/// calls (`async_channels::throughput`), as [`spsc`](fn@spsc).
+pub fn tasks<C: AsyncChan>(producers: u64, consumers: u64, items: u64) -> f64 {
+    match enabled() {
+        true => {
+            let request = Request::Tasks {
+                producers,
+                consumers,
+                items,
+                calls: Calls::Single,
+            };
+            run(C::NAME, request).figure
+        }
+        false => async_channels::throughput::<C>(producers, consumers, items),
+    }
+}
+
+/// As [`tasks`], the tasks calling `C` as `calls` (`async_channels::flow`).
+pub fn flow<C: AsyncFlow>(producers: u64, consumers: u64, items: u64, calls: Calls) -> f64 {
+    match enabled() {
+        true => {
+            let request = Request::Tasks {
+                producers,
+                consumers,
+                items,
+                calls,
+            };
+            run(C::NAME, request).figure
+        }
+        false => flow::throughput::<C>(producers, consumers, items, calls),
     }
 }

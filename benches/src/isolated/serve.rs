@@ -5,6 +5,8 @@
 use std::io::{BufRead, Write};
 
 use super::request::{self, Request, SOURCE};
+use crate::async_channels::flow::{self, AsyncFlow, Calls};
+use crate::async_channels::{self, AsyncChan};
 use crate::channel::{Channel, Shared, TryChannel};
 use crate::pin;
 use crate::results::Measured;
@@ -79,6 +81,7 @@ fn every<C: Channel>(request: Request) -> Result<Measured, String> {
         Request::Regime { .. } => Err("it has no try calls of its own: no regime runs".into()),
         Request::Async { .. } => Err("it has no futures: no async runs".into()),
         Request::Topology { .. } => Err("it is no disruptor: no topology runs".into()),
+        Request::Tasks { .. } => Err("its async tasks run in their own binary".into()),
     }
 }
 
@@ -92,6 +95,34 @@ pub fn serve_ring<R: Ring>() {
             size,
         } => Ok(sequenced::throughput::<R>(topology, events, size).into()),
         _ => Err("a disruptor suite contender's binary runs topologies only".into()),
+    })
+}
+
+/// The `main` of the `channels` suite's async contender `C`: its tasks
+/// with single calls only (it has no flow-control rows).
+pub fn serve_tasks<C: AsyncChan>() {
+    answer(C::NAME, |request| match request {
+        Request::Tasks {
+            producers,
+            consumers,
+            items,
+            calls: Calls::Single,
+        } => Ok(async_channels::throughput::<C>(producers, consumers, items).into()),
+        _ => Err("it runs the channels suite's async shapes only".into()),
+    })
+}
+
+/// [`serve_tasks`] for a channel with flow-control rows: `recv_many`
+/// and reserve-then-send too.
+pub fn serve_flow<C: AsyncFlow>() {
+    answer(C::NAME, |request| match request {
+        Request::Tasks {
+            producers,
+            consumers,
+            items,
+            calls,
+        } => Ok(flow::throughput::<C>(producers, consumers, items, calls).into()),
+        _ => Err("it runs the channels suite's async rows only".into()),
     })
 }
 

@@ -3,12 +3,13 @@
 //! `.await`s (`async_channels`).
 
 use super::probe;
-use crate::async_channels::flow::{self, AsyncFlow, Calls};
+use crate::async_channels::flow::{AsyncFlow, Calls};
 use crate::async_channels::{
     self, AsyncChan, AsyncVisitor, CAPACITY, HotqMpmcAsync, TokioMpsc, WORKERS,
 };
 use crate::channel::Kind;
 use crate::cli::Options;
+use crate::isolated;
 use crate::results::Unit;
 use crate::rounds::{Entry, Pending, workload};
 
@@ -43,7 +44,7 @@ pub const RESERVE_SHAPES: [(u64, u64); 2] = [(1, 1), (4, 1)];
 /// A flow-control row: `C` called as `calls`, named `name`.
 fn flow_entry<C: AsyncFlow>(name: &'static str, kind: Kind, p: u64, c: u64, calls: Calls) -> Entry {
     Entry::new(name, kind, move |items| {
-        flow::throughput::<C>(p, c, items, calls).into()
+        isolated::flow::<C>(p, c, items, calls).into()
     })
 }
 
@@ -154,7 +155,7 @@ fn shapes(o: &Options, out: &mut Vec<Pending>) {
             let (p, c) = (self.producers, self.consumers);
             self.entries
                 .push(Entry::new(C::NAME, C::KIND, move |items| {
-                    async_channels::throughput::<C>(p, c, items).into()
+                    isolated::tasks::<C>(p, c, items).into()
                 }));
         }
     }
