@@ -429,18 +429,38 @@ fn contender_dir() -> PathBuf {
         .to_path_buf()
 }
 
-/// The output of a contender binary's `child` once it ends; a run that
-/// never ends fails here, naming `what`, instead of stalling CI.
-fn bounded(mut child: std::process::Child, what: &str) -> std::process::Output {
+/// Sends `requests` (one a line) to the contender binary `file` and
+/// returns what it printed if it answered them all, `None` if it refused
+/// one (its panic ends it). A run that never ends fails here instead of
+/// stalling CI.
+fn ask(file: &str, requests: &[&str]) -> Option<String> {
+    use std::io::Write;
+    let path = contender_dir().join(file);
+    let mut child = Command::new(&path)
+        .arg("--no-pin")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    {
+        let mut stdin = child.stdin.take().unwrap();
+        requests
+            .iter()
+            .for_each(|r| writeln!(stdin, "{r}").unwrap());
+    }
     let deadline = Instant::now() + Duration::from_secs(120);
     while child.try_wait().unwrap().is_none() {
         if Instant::now() > deadline {
             let _ = child.kill();
-            panic!("{what}: still running after 120 s");
+            panic!("{file}: {requests:?} still running after 120 s");
         }
         std::thread::sleep(Duration::from_millis(5));
     }
-    child.wait_with_output().unwrap()
+    let out = child.wait_with_output().unwrap();
+    out.status
+        .success()
+        .then(|| String::from_utf8(out.stdout).unwrap())
 }
 
 /// Every contender that runs in a binary of its own ([`isolated::names`])
@@ -496,21 +516,10 @@ fn every_contender_has_a_binary_of_its_own_that_answers_its_requests() {
     assert_eq!(isolated, expected, "isolated::names lists them all, once");
     assert!(isolated::check(&contender_dir()).is_ok());
     for (name, slices, shared, try_calls) in names.0 {
-        let path = contender_dir().join(isolated::binary(name));
+        let file = isolated::binary(name);
         let ask = |request: &str| {
-            let mut child = Command::new(&path)
-                .arg("--no-pin")
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::null())
-                .spawn()
-                .unwrap_or_else(|e| panic!("{name}: {}: {e}", path.display()));
-            use std::io::Write;
-            writeln!(child.stdin.take().unwrap(), "{request}").unwrap();
-            let out = bounded(child, &format!("{name}: `{request}`"));
-            let figure = String::from_utf8(out.stdout).unwrap();
-            out.status.success().then(|| {
-                let mut fields = figure.split_whitespace();
+            ask(&file, &[request]).map(|answer| {
+                let mut fields = answer.split_whitespace();
                 let figure: f64 = fields.next().unwrap().parse().expect("a figure");
                 assert!(figure > 0.0, "{name}: {figure}");
                 // A round trip's histogram follows its median, VALUE:COUNT.
@@ -547,34 +556,26 @@ fn every_disruptor_contender_has_a_binary_of_its_own_that_runs_the_topologies() 
     sequenced::each_ring(&mut names);
     assert_eq!(isolated::ring_names(), names.0);
     for name in names.0 {
-        let path = contender_dir().join(isolated::binary(name));
         assert!(
             isolated::names().iter().all(|&n| n != name),
             "{name}: a queue's binary too"
         );
-        let mut child = Command::new(&path)
-            .arg("--no-pin")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|e| panic!("{name}: {}: {e}", path.display()));
-        {
-            use std::io::Write;
-            let mut stdin = child.stdin.take().unwrap();
-            for t in Topology::ALL {
+        let topologies: Vec<String> = Topology::ALL
+            .iter()
+            .map(|t| {
                 let first = t.name().split_whitespace().next().unwrap();
-                writeln!(stdin, "topology {first} 3000 64").unwrap();
-            }
-            writeln!(stdin, "spsc 64 single 1000").unwrap();
-        }
-        let out = bounded(child, name);
-        assert!(!out.status.success(), "{name}: took an SPSC run");
-        let figures: Vec<f64> = String::from_utf8(out.stdout)
-            .unwrap()
+                format!("topology {first} 3000 64")
+            })
+            .collect();
+        let requests: Vec<&str> = topologies.iter().map(String::as_str).collect();
+        let file = isolated::binary(name);
+        let answers = ask(&file, &requests).expect("every topology answered");
+        let figures: Vec<f64> = answers
             .lines()
             .map(|l| l.parse().expect("a figure"))
             .collect();
+        let spsc = ask(&file, &["spsc 64 single 1000"]);
+        assert!(spsc.is_none(), "{name}: took an SPSC run");
         assert_eq!(figures.len(), Topology::ALL.len(), "{name}: {figures:?}");
         assert!(figures.iter().all(|&f| f > 0.0), "{name}: {figures:?}");
     }
@@ -607,21 +608,7 @@ fn every_async_channel_has_a_binary_of_its_own_that_runs_its_tasks() {
         let file = isolated::tasks_binary(name);
         assert!(!others.contains(&file), "{name}: {file} is another's too");
         let ask = |request: &str| {
-            let path = contender_dir().join(&file);
-            let mut child = Command::new(&path)
-                .arg("--no-pin")
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::null())
-                .spawn()
-                .unwrap_or_else(|e| panic!("{name}: {}: {e}", path.display()));
-            use std::io::Write;
-            writeln!(child.stdin.take().unwrap(), "{request}").unwrap();
-            let out = bounded(child, name);
-            out.status.success().then(|| {
-                let figure = String::from_utf8(out.stdout).unwrap();
-                figure.trim().parse::<f64>().expect("one figure")
-            })
+            ask(&file, &[request]).map(|answer| answer.trim().parse::<f64>().expect("one figure"))
         };
         let flow = ["hotq-mpmc-channel", "tokio mpsc"].contains(&name);
         assert!(
@@ -658,21 +645,7 @@ fn every_async_contender_has_a_binary_of_its_own_that_runs_its_futures() {
             "{name}: {file} is a blocking contender's too"
         );
         let ask = |request: &str| {
-            let path = contender_dir().join(&file);
-            let mut child = Command::new(&path)
-                .arg("--no-pin")
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::null())
-                .spawn()
-                .unwrap_or_else(|e| panic!("{name}: {}: {e}", path.display()));
-            use std::io::Write;
-            writeln!(child.stdin.take().unwrap(), "{request}").unwrap();
-            let out = bounded(child, name);
-            out.status.success().then(|| {
-                let figure = String::from_utf8(out.stdout).unwrap();
-                figure.trim().parse::<f64>().expect("one figure")
-            })
+            ask(&file, &[request]).map(|answer| answer.trim().parse::<f64>().expect("one figure"))
         };
         assert!(ask("async 64 2000").is_some_and(|f| f > 0.0), "{name}");
         assert!(ask("spsc 64 single 1000").is_none(), "{name}: took it");
