@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::process::{Command, ExitCode};
 use std::time::Instant;
 
-use hotq_benches::cli::{Options, Suite, USAGE};
+use hotq_benches::cli::{Options, USAGE};
 use hotq_benches::progress::{Progress, Verbosity};
 use hotq_benches::report::{
     compare, goals, header::Header, json, markdown, plot, readme, verdicts,
@@ -88,15 +88,8 @@ fn main() -> ExitCode {
     let say = o.verbosity != Verbosity::Quiet && o.worker.is_none();
     // The workers find the contender binaries the parent built.
     let mut worker_env = Vec::new();
-    let isolates = [
-        Suite::Spsc,
-        Suite::Mpmc,
-        Suite::Disruptor,
-        Suite::Waiting,
-        Suite::Channels,
-        Suite::Regimes,
-    ];
-    if isolates.iter().any(|&s| o.runs(s)) && !o.in_process {
+    // Every suite runs contenders in their own binaries (`isolated`).
+    if !o.in_process {
         match contender_dir(say) {
             Ok(dir) => {
                 worker_env.push((isolated::DIR_VAR, dir.clone()));
