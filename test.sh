@@ -321,7 +321,9 @@ MIRI_SUBSET=(
     # and single calls on real threads, close during a batch send.
     "-p hotq-mpmc --test batch"
     "-p hotq-disruptor --lib --test drops --test panic --test dropped_stages"
-    "-p hotq-spsc --lib --test drops --test edge --test linearizability --test waiting --test count_waits"
+    # hotq-spsc's stamped ring (its lines' layout, the wrap, drops): 7
+    # tests at miri's sizes.
+    "-p hotq-spsc --lib --test drops --test edge --test linearizability --test waiting --test count_waits --test stamped"
     "-p hotq-mpmc --lib"
 )
 MIRI_FULL=(
@@ -402,7 +404,7 @@ TSAN_CHANNELS="-p hotq-mpmc --test channel --test channel_linearizability --test
 # hotq-spsc's waiting tests (debug sizes: 50,000 items per case): 3 s of
 # test time here, after the instrumented build.
 TSAN_SUBSET=(
-    "-p hotq-spsc --test stress --test waiting --test count_waits"
+    "-p hotq-spsc --test stress --test waiting --test count_waits --test stamped"
     "-p hotq-mpmc --test stress -- --skip 16x16 --skip 16_"
     # hotq-mpmc's channels: parking, wakers, the waiters' mutex,
     # disconnection (61 s of tests at a load average of 15-20, after the
@@ -411,7 +413,7 @@ TSAN_SUBSET=(
     "$TSAN_DISRUPTOR"
 )
 TSAN_FULL=(
-    "-p hotq-spsc --test stress --test waiting --test count_waits"
+    "-p hotq-spsc --test stress --test waiting --test count_waits --test stamped"
     "-p hotq-mpmc --test stress"
     "$TSAN_CHANNELS"
     "$TSAN_DISRUPTOR $TSAN_DISRUPTOR_REST"

@@ -5,6 +5,10 @@
 //! --target-dir target/loom --test spsc -- --nocapture`.
 #![cfg(loom)]
 
+/// The stamped ring's models (`tests/spsc/stamped.rs`).
+#[path = "spsc/stamped.rs"]
+mod stamped;
+
 use hotq_loom_tests::{DropLog, model};
 use hotq_spsc::{
     ChunkError, Consumer, PopAsyncError, PopTimeoutError, Producer, PushTimeoutError, RingBuffer,

@@ -31,6 +31,20 @@
 //! assert_eq!(reader.join().unwrap(), (0..ITEMS).sum());
 //! ```
 //!
+//! # Two rings
+//!
+//! - [`RingBuffer`]: rtrb's API (a drop-in, below): single items, slices,
+//!   chunks handed out in place, `std::io`, blocking and async waits. Its
+//!   slots are contiguous, and a consumer that keeps up learns of each
+//!   item from the producer's `tail`, a cache line of its own.
+//! - [`stamped::RingBuffer`]: single items only, try calls only. Each
+//!   cache line of its storage starts with a stamp that says which of its
+//!   items are published, so a consumer that keeps up waits on the line it
+//!   reads the item from, and one line crosses between the cores per item
+//!   instead of two. Pick it for a stream of single items between two
+//!   threads that spin or yield; the [`stamped`] module says where it
+//!   wins and by how much.
+//!
 //! # Design
 //!
 //! The ring follows Erik Rigtorp's SPSC queue and Juho Snellman's
@@ -312,6 +326,7 @@ mod io;
 mod producer;
 mod read_chunk;
 mod ring;
+pub mod stamped;
 mod sync;
 mod wait;
 mod write_chunk;

@@ -1,0 +1,415 @@
+//! Loom models of `hotq_spsc::stamped` (`spsc/src/stamped/`): the ring
+//! whose every line starts with the stamp of the last item published in
+//! it. The producer's Release store of a stamp pairs with the consumer's
+//! Acquire load of it (the item's write happens before its read); the
+//! consumer's Release store of `head` with the producer's Acquire load
+//! (the read happens before the slot's next write); each half's drop
+//! stores `abandoned` with Release for the other's Acquire load.
+//!
+//! Two item sizes: `u64`, seven to a line (loom's stamp is 8 bytes too),
+//! so that three items share one line and the consumer may trust
+//! one stamp for two of them; and [`Line`], one to a line, so that every
+//! item changes line, a ring of 1 reuses its one line for every item (a
+//! lap each), and a ring of 2 wraps its two lines at the third item. Only
+//! the second reuses a slot within three items, so only it can see the
+//! `head` pair. Each model checks the layout it relies on.
+
+use hotq_loom_tests::{DropLog, Tracked, model};
+use hotq_spsc::stamped::{Consumer, Producer, RingBuffer};
+use loom::cell::UnsafeCell;
+use loom::sync::Arc;
+use loom::thread;
+
+use super::BOUND;
+
+/// An item that fills a line by itself (64 bytes: no room beside the
+/// stamp), so that each item has a line, and a stamp, of its own.
+type Line = [u64; 8];
+
+/// Pushes `value`, yielding to the model's other thread while the ring is
+/// full.
+fn push<T>(tx: &mut Producer<T>, mut value: T) {
+    loop {
+        match tx.push(value) {
+            Ok(()) => return,
+            Err(full) => value = full.into_inner(),
+        }
+        thread::yield_now();
+    }
+}
+
+/// Pops one item, yielding to the model's other thread while the ring is
+/// empty.
+fn pop<T>(rx: &mut Consumer<T>) -> T {
+    loop {
+        if let Ok(v) = rx.pop() {
+            return v;
+        }
+        thread::yield_now();
+    }
+}
+
+/// The ring's number of lines and items per line, read from its `Debug`
+/// (neither is public API): the premise of each model, checked, since
+/// the layout follows the size of the stamp, loom's `AtomicUsize` here.
+fn layout<T>(ring: &RingBuffer<T>) -> (usize, usize) {
+    let text = format!("{ring:?}");
+    let field = |name: &str| -> usize {
+        let from = text
+            .find(&format!("{name}: "))
+            .unwrap_or_else(|| panic!("{text}"))
+            + name.len()
+            + 2;
+        let digits: String = text[from..]
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        digits.parse().unwrap_or_else(|_| panic!("{text}"))
+    };
+    (field("lines"), field("per_line"))
+}
+
+/// A `u64` item `i`.
+fn word(i: usize) -> u64 {
+    i as u64
+}
+
+/// A [`Line`] item `i`: each of its words, so that a torn or stale read
+/// shows.
+fn line(i: usize) -> Line {
+    [i as u64; 8]
+}
+
+/// Three items through a ring of `capacity` whose free-running indices
+/// cross `usize::MAX` mid-model (so do the stamps, and `covers` compares
+/// across the wrap): FIFO, values intact, nothing left, the producer's
+/// `slots` back to the capacity.
+fn push_pop_across_wrap<T>(name: &'static str, capacity: usize, make: fn(usize) -> T, lines: usize)
+where
+    T: PartialEq + std::fmt::Debug + Send + 'static,
+{
+    model(name, BOUND, move || {
+        let (mut tx, mut rx) =
+            RingBuffer::<T>::with_initial_index(capacity, usize::MAX - 1).unwrap();
+        let (n, per_line) = layout(rx.buffer());
+        assert_eq!(n, lines, "{name}: lines");
+        // A `Line` fills a line; three `u64`s share one.
+        let wanted = if size_of::<T>() == size_of::<Line>() {
+            1..=1
+        } else {
+            3..=usize::MAX
+        };
+        assert!(wanted.contains(&per_line), "{name}: {per_line} per line");
+        let producer = thread::spawn(move || {
+            for i in 0..3 {
+                push(&mut tx, make(i));
+            }
+            tx
+        });
+        for i in 0..3 {
+            assert_eq!(pop(&mut rx), make(i));
+        }
+        let tx = producer.join().unwrap();
+        assert!(rx.is_empty());
+        assert_eq!(rx.pop(), Err(hotq_spsc::PopError::Empty));
+        assert_eq!(tx.slots(), capacity);
+    });
+}
+
+/// Three `u64`s in one line through a ring of 1: the consumer loads the
+/// line's stamp again for each item.
+#[test]
+fn stamped_push_pop_in_one_line_capacity_1() {
+    push_pop_across_wrap("stamped_push_pop_in_one_line_capacity_1", 1, word, 1);
+}
+
+/// The same through a ring of 2: the consumer may load a stamp that
+/// covers two items and trust it for the second.
+#[test]
+fn stamped_push_pop_in_one_line_capacity_2() {
+    push_pop_across_wrap("stamped_push_pop_in_one_line_capacity_2", 2, word, 1);
+}
+
+/// Three items of a line each through a ring of 1 (one line): every item
+/// is a new lap of the same line and slot, written after the consumer
+/// read the one before (the `head` pair).
+#[test]
+fn stamped_push_pop_line_per_item_capacity_1() {
+    push_pop_across_wrap("stamped_push_pop_line_per_item_capacity_1", 1, line, 1);
+}
+
+/// Three items of a line each through a ring of 2 (two lines): the items
+/// cross from line to line, and the third wraps the storage onto the
+/// first line, the one the consumer read first.
+#[test]
+fn stamped_push_pop_line_per_item_capacity_2() {
+    push_pop_across_wrap("stamped_push_pop_line_per_item_capacity_2", 2, line, 2);
+}
+
+/// `peek` sees what `pop` then returns, `is_empty` is false only with an
+/// item there, and the producer's `slots` never promises more room than
+/// there is: three items of a line each through a ring of 2.
+#[test]
+fn stamped_peek_is_empty_and_slots_agree_with_pop() {
+    model(
+        "stamped_peek_is_empty_and_slots_agree_with_pop",
+        BOUND,
+        || {
+            let (mut tx, mut rx) = RingBuffer::<Line>::new(2);
+            let producer = thread::spawn(move || {
+                for i in 0..3 {
+                    push(&mut tx, line(i));
+                    let slots = tx.slots();
+                    assert!(slots <= 2, "{slots} slots in a ring of 2");
+                }
+            });
+            for i in 0..3 {
+                while rx.is_empty() {
+                    thread::yield_now();
+                }
+                assert_eq!(rx.peek(), Ok(&line(i)));
+                assert_eq!(rx.pop(), Ok(line(i)));
+            }
+            producer.join().unwrap();
+            assert!(rx.is_empty());
+        },
+    );
+}
+
+/// A note one thread writes and another reads, tracked by loom: a read
+/// not ordered after the write is a causality violation.
+fn note() -> Arc<UnsafeCell<usize>> {
+    Arc::new(UnsafeCell::new(0))
+}
+
+/// Writes the note.
+fn write(note: &UnsafeCell<usize>, value: usize) {
+    // SAFETY: the models order this write before every read of the note
+    // (that is what they check; loom reports a read that is not).
+    note.with_mut(|p| unsafe { *p = value });
+}
+
+/// Reads the note.
+fn read(note: &UnsafeCell<usize>) -> usize {
+    // SAFETY: as in `write`.
+    note.with(|p| unsafe { *p })
+}
+
+/// `is_empty` reporting an item is the Acquire of its stamp: what the
+/// producer did before the push is visible to the consumer that saw it
+/// there (before any `pop`, which would load the stamp again).
+#[test]
+fn stamped_is_empty_shows_what_the_producer_did_before_its_push() {
+    model(
+        "stamped_is_empty_shows_what_the_producer_did_before_its_push",
+        BOUND,
+        || {
+            let seen = note();
+            let (mut tx, mut rx) = RingBuffer::<u64>::new(1);
+            let written = seen.clone();
+            let producer = thread::spawn(move || {
+                write(&written, 1);
+                tx.push(7).unwrap();
+                tx
+            });
+            while rx.is_empty() {
+                thread::yield_now();
+            }
+            assert_eq!(read(&seen), 1);
+            assert_eq!(rx.pop(), Ok(7));
+            drop(producer.join().unwrap());
+        },
+    );
+}
+
+/// The producer's `slots` counting a pop is the Acquire of `head`: what
+/// the consumer did before that pop is visible to the producer that saw
+/// the room (before any `push`, which would load `head` again).
+#[test]
+fn stamped_slots_shows_what_the_consumer_did_before_its_pop() {
+    model(
+        "stamped_slots_shows_what_the_consumer_did_before_its_pop",
+        BOUND,
+        || {
+            let seen = note();
+            let (mut tx, mut rx) = RingBuffer::<u64>::new(1);
+            tx.push(7).unwrap();
+            let written = seen.clone();
+            let consumer = thread::spawn(move || {
+                write(&written, 1);
+                assert_eq!(rx.pop(), Ok(7));
+                rx
+            });
+            while tx.slots() == 0 {
+                thread::yield_now();
+            }
+            assert_eq!(read(&seen), 1);
+            drop(consumer.join().unwrap());
+        },
+    );
+}
+
+/// A producer that sees the consumer gone (`is_abandoned`) sees what the
+/// consumer did before its drop: the consumer's Release store of
+/// `abandoned`, the producer's Acquire load.
+#[test]
+fn stamped_consumer_drop_shows_the_producer_what_it_did_before() {
+    model(
+        "stamped_consumer_drop_shows_the_producer_what_it_did_before",
+        BOUND,
+        || {
+            let seen = note();
+            let (mut tx, mut rx) = RingBuffer::<u64>::new(1);
+            tx.push(7).unwrap();
+            let written = seen.clone();
+            let consumer = thread::spawn(move || {
+                assert_eq!(rx.pop(), Ok(7));
+                write(&written, 7);
+                drop(rx);
+            });
+            while !tx.is_abandoned() {
+                thread::yield_now();
+            }
+            assert_eq!(read(&seen), 7);
+            consumer.join().unwrap();
+        },
+    );
+}
+
+/// The producer pushes three items through a ring of 2 and leaves; once
+/// the consumer sees it gone (`is_abandoned`), every item it pushed is
+/// visible: a pop that then fails means no item is left, and the items
+/// came in order, none lost.
+fn abandoned_producer_leaves_everything_visible<T>(name: &'static str, make: fn(usize) -> T)
+where
+    T: PartialEq + std::fmt::Debug + Send + 'static,
+{
+    model(name, BOUND, move || {
+        let (mut tx, mut rx) = RingBuffer::<T>::new(2);
+        let producer = thread::spawn(move || {
+            for i in 0..3 {
+                push(&mut tx, make(i));
+            }
+        });
+        let mut got = Vec::new();
+        loop {
+            match rx.pop() {
+                Ok(v) => got.push(v),
+                Err(_) if rx.is_abandoned() => {
+                    while let Ok(v) = rx.pop() {
+                        got.push(v);
+                    }
+                    break;
+                }
+                Err(_) => thread::yield_now(),
+            }
+        }
+        producer.join().unwrap();
+        assert_eq!(got, (0..3).map(make).collect::<Vec<_>>());
+    });
+}
+
+/// `u64`s: the three items share a line and its stamp.
+#[test]
+fn stamped_abandoned_producer_leaves_everything_visible_in_one_line() {
+    abandoned_producer_leaves_everything_visible(
+        "stamped_abandoned_producer_leaves_everything_visible_in_one_line",
+        word,
+    );
+}
+
+/// [`Line`]s: each item has its own line and stamp, and the third wraps
+/// onto the first line.
+#[test]
+fn stamped_abandoned_producer_leaves_everything_visible_line_per_item() {
+    abandoned_producer_leaves_everything_visible(
+        "stamped_abandoned_producer_leaves_everything_visible_line_per_item",
+        line,
+    );
+}
+
+/// A [`Tracked`] item, padded with `PAD` words: 16 bytes unpadded (three
+/// to a line), 64 with `PAD = 6` (one to a line).
+struct Item<const PAD: usize> {
+    tracked: Tracked,
+    _pad: [u64; PAD],
+}
+
+/// The consumer takes one item and leaves while the producer pushes on
+/// through a ring of 2 (it stops once the ring is full and abandoned):
+/// whichever half goes last frees the ring, and every item ever made is
+/// dropped exactly once, by the consumer, the producer or the ring's drop
+/// (which starts at the consumer's line and place, and may wrap).
+fn leftovers_dropped_once<const PAD: usize>(name: &'static str, lines: usize) {
+    model(name, BOUND, move || {
+        let log = DropLog::new(3);
+        let (mut tx, mut rx) = RingBuffer::<Item<PAD>>::new(2);
+        assert_eq!(layout(rx.buffer()).0, lines, "{name}: lines");
+        let items = log.clone();
+        let producer = thread::spawn(move || {
+            for id in 0..3 {
+                let mut item = Item {
+                    tracked: items.item(id),
+                    _pad: [0; PAD],
+                };
+                loop {
+                    match tx.push(item) {
+                        Ok(()) => break,
+                        Err(full) if tx.is_abandoned() => {
+                            drop(full.into_inner());
+                            return;
+                        }
+                        Err(full) => item = full.into_inner(),
+                    }
+                    thread::yield_now();
+                }
+            }
+        });
+        let first = pop(&mut rx);
+        assert_eq!(first.tracked.id, 0);
+        drop(first);
+        drop(rx);
+        producer.join().unwrap();
+        log.assert_each_dropped_once();
+    });
+}
+
+/// Three items to a line: what is left lies in the one line.
+#[test]
+fn stamped_consumer_drops_leftovers_while_producer_finishes() {
+    leftovers_dropped_once::<0>(
+        "stamped_consumer_drops_leftovers_while_producer_finishes",
+        1,
+    );
+}
+
+/// One item to a line, two lines: what is left lies in line 1 and, after
+/// the wrap, line 0; the ring's drop crosses from one to the other.
+#[test]
+fn stamped_leftovers_in_two_lines_dropped_once_by_the_last_half() {
+    leftovers_dropped_once::<6>(
+        "stamped_leftovers_in_two_lines_dropped_once_by_the_last_half",
+        2,
+    );
+}
+
+/// Zero-sized items: no memory to track, so no loom cell either (a cell
+/// per slot would be a quarter of the index space); the stamps still
+/// order the hand-over and count the items.
+#[test]
+fn stamped_zero_sized_items_cross_and_count() {
+    model("stamped_zero_sized_items_cross_and_count", BOUND, || {
+        let (mut tx, mut rx) = RingBuffer::<()>::new(2);
+        let producer = thread::spawn(move || {
+            for _ in 0..3 {
+                push(&mut tx, ());
+            }
+        });
+        for _ in 0..3 {
+            pop(&mut rx);
+        }
+        producer.join().unwrap();
+        assert!(rx.is_abandoned());
+        assert_eq!(rx.pop(), Err(hotq_spsc::PopError::Empty));
+    });
+}

@@ -1,0 +1,85 @@
+//! A ring for single items whose every cache line carries its own
+//! publication stamp: the fastest way through this crate when the consumer
+//! keeps up with the producer.
+//!
+//! ```
+//! use hotq_spsc::stamped::RingBuffer;
+//!
+//! const ITEMS: u64 = if cfg!(miri) { 2_000 } else { 100_000 };
+//! let (mut producer, mut consumer) = RingBuffer::new(1024);
+//! let reader = std::thread::spawn(move || {
+//!     let (mut sum, mut received) = (0u64, 0);
+//!     while received < ITEMS {
+//!         match consumer.pop() {
+//!             Ok(v) => (sum, received) = (sum + v, received + 1),
+//!             Err(_) => std::thread::yield_now(), // empty: let the producer run
+//!         }
+//!     }
+//!     sum
+//! });
+//! for i in 0..ITEMS {
+//!     let mut item = i;
+//!     while let Err(full) = producer.push(item) {
+//!         item = full.into_inner();
+//!         std::thread::yield_now();
+//!     }
+//! }
+//! assert_eq!(reader.join().unwrap(), (0..ITEMS).sum());
+//! ```
+//!
+//! # Which ring
+//!
+//! | | [`crate::RingBuffer`] | [`stamped::RingBuffer`](RingBuffer) |
+//! |---|---|---|
+//! | layout | contiguous slots (rtrb's) | lines of 64 bytes: a stamp, then the items that fit |
+//! | the consumer learns of a new item from | the producer's `tail`, a line of its own | the stamp, in the line it reads the item from |
+//! | lines moved per item while the consumer keeps up | two (`tail`'s and the item's) | one |
+//! | chunks, slices, `io`, waits | yes | no: single items, try only |
+//!
+//! Pick this ring for a stream of single items where the consumer is as
+//! fast as the producer or faster (the common case: a consumer that does
+//! little per item). Pick [`crate::RingBuffer`] for rtrb's API, for
+//! chunks and slices handed out in place, for `std::io`, for blocking and
+//! async waits.
+//!
+//! # Design
+//!
+//! The producer keeps Rigtorp's cached copy of the consumer's `head`
+//! (reloaded only when the copy says full), as [`crate::RingBuffer`] does.
+//! The consumer does not read a shared `tail`: each line of the storage
+//! begins with a *stamp*, the free-running index + 1 of the last item
+//! published in that line, stored by the producer with `Release` after it
+//! wrote the item. The consumer `Acquire`-loads the stamp of the line it
+//! is about to read, and trusts the value it loaded until it reaches it or
+//! leaves the line. A consumer that has caught up therefore waits on the
+//! line its next item will be written to, a line the producer must own
+//! anyway to write it; with a shared `tail` the producer must also win
+//! back `tail`'s line after each read of it, so two lines cross between
+//! the cores for every item instead of one.
+//!
+//! Stamps are free-running indices, so a stamp left from an earlier lap
+//! is never above the index the consumer waits for, and one from a later
+//! lap (a ring of fewer items than a line, lapped while the consumer
+//! reads the line) covers every item of this lap's line too: "`stamp >
+//! index`" (wrapping) is exactly "item `index` is published". The ring
+//! holds at most `capacity` items and its storage at least `capacity`, so
+//! the producer never writes a slot whose item the consumer has not read.
+//!
+//! Orderings: the producer's `Release` store of a stamp pairs with the
+//! consumer's `Acquire` load of it (the item's write happens before its
+//! read); the consumer's `Release` store of `head` pairs with the
+//! producer's `Acquire` load of it (the read of an item happens before the
+//! slot's next write). Nothing stronger, nothing waits: both halves are
+//! wait-free.
+//!
+//! Measured: docs/performance.md in the repository ("Publication beside
+//! the item").
+
+mod consumer;
+mod place;
+mod producer;
+mod ring;
+
+pub use consumer::Consumer;
+pub use producer::Producer;
+pub use ring::RingBuffer;

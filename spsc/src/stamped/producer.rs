@@ -1,0 +1,186 @@
+//! The writing half of a stamped ring.
+
+use core::fmt;
+use core::mem::ManuallyDrop;
+
+use super::RingBuffer;
+use super::place::Place;
+use crate::PushError;
+use crate::sync::{Arc, Ordering};
+
+/// The writing half of a [`stamped::RingBuffer`](RingBuffer).
+///
+/// `Send` when `T: Send`, never `Sync`: one thread produces at a time.
+pub struct Producer<T> {
+    /// Released only by `drop`, in one out-of-line call with the ring by
+    /// value (`crate::RingBuffer::producer_gone` says why).
+    ring: ManuallyDrop<Arc<RingBuffer<T>>>,
+    /// Where the next item goes.
+    at: Place,
+    /// The index the producer may not reach: a cached copy of the
+    /// consumer's `head`, plus the capacity. Reloaded only when `at`
+    /// reaches it.
+    limit: usize,
+}
+
+// SAFETY: the producer moves `T`s into slots that the consumer reads only
+// after the stamp's Release/Acquire pair; `T: Send` is all that moving the
+// producer to another thread needs. (`Place`'s line pointer points into
+// the ring, which the `Arc` keeps alive on any thread.)
+unsafe impl<T: Send> Send for Producer<T> {}
+
+impl<T> Producer<T> {
+    pub(super) fn new(ring: Arc<RingBuffer<T>>, at: Place, limit: usize) -> Self {
+        Producer {
+            ring: ManuallyDrop::new(ring),
+            at,
+            limit,
+        }
+    }
+
+    /// Appends `value`, or gives it back in [`PushError::Full`] when the
+    /// ring holds `capacity` items.
+    ///
+    /// ```
+    /// use hotq_spsc::PushError;
+    /// use hotq_spsc::stamped::RingBuffer;
+    ///
+    /// let (mut tx, mut rx) = RingBuffer::new(1);
+    /// tx.push(10).unwrap();
+    /// assert_eq!(tx.push(20), Err(PushError::Full(20)));
+    /// assert_eq!(rx.pop(), Ok(10));
+    /// tx.push(20).unwrap();
+    /// ```
+    #[inline]
+    pub fn push(&mut self, value: T) -> Result<(), PushError<T>> {
+        if self.at.index == self.limit {
+            // Acquire pairs with the consumer's Release store of `head` in
+            // `Consumer::pop`: its reads of the items below `head` happen
+            // before our writes into their slots.
+            let head = self.ring.head.load(Ordering::Acquire);
+            self.limit = head.wrapping_add(self.ring.capacity());
+            if self.at.index == self.limit {
+                return Err(PushError::Full(value));
+            }
+        }
+        let line = self.at.line;
+        let claim = self.ring.claim(line, self.at.slot);
+        // SAFETY: `index < head + capacity` and the lines hold at least
+        // `capacity` items, so the consumer has read whatever this slot
+        // held before (or it never held anything): nobody else touches it
+        // until the stamp below publishes it.
+        unsafe { RingBuffer::<T>::item(line, self.at.slot).write(value) };
+        claim.end();
+        self.at.index = self.at.index.wrapping_add(1);
+        // Release pairs with the consumer's Acquire load of the stamp in
+        // `Consumer::pop` and `peek`: our write of the item happens before
+        // its read.
+        self.ring
+            .stamp(line)
+            .store(self.at.index, Ordering::Release);
+        self.at.slot += 1;
+        if self.at.slot == RingBuffer::<T>::PER_LINE {
+            self.at.slot = 0;
+            self.at.line = self.ring.next_line(line);
+        }
+        Ok(())
+    }
+
+    /// How many items could be pushed now (reloads the consumer's `head`).
+    /// What the consumer did before popping the items it freed is visible
+    /// to this thread.
+    ///
+    /// ```
+    /// use hotq_spsc::stamped::RingBuffer;
+    ///
+    /// let (mut tx, _rx) = RingBuffer::new(3);
+    /// tx.push(1).unwrap();
+    /// assert_eq!(tx.slots(), 2);
+    /// ```
+    #[must_use]
+    pub fn slots(&self) -> usize {
+        // Acquire: as in `push`.
+        let head = self.ring.head.load(Ordering::Acquire);
+        self.ring.capacity() - self.at.index.wrapping_sub(head)
+    }
+
+    /// Whether a push would fail now: [`slots`](Self::slots) is 0.
+    ///
+    /// ```
+    /// use hotq_spsc::stamped::RingBuffer;
+    ///
+    /// let (mut tx, _rx) = RingBuffer::new(1);
+    /// assert!(!tx.is_full());
+    /// tx.push(1).unwrap();
+    /// assert!(tx.is_full());
+    /// ```
+    #[must_use]
+    pub fn is_full(&self) -> bool {
+        self.slots() == 0
+    }
+
+    /// Whether the consumer has been dropped (nothing pushed from now on
+    /// will be read; it is dropped with the ring). Once it says `true`,
+    /// what the consumer's thread did before the drop is visible here.
+    ///
+    /// ```
+    /// use hotq_spsc::stamped::RingBuffer;
+    ///
+    /// let (tx, rx) = RingBuffer::<u8>::new(1);
+    /// assert!(!tx.is_abandoned());
+    /// drop(rx);
+    /// assert!(tx.is_abandoned());
+    /// ```
+    #[must_use]
+    pub fn is_abandoned(&self) -> bool {
+        self.ring.is_abandoned()
+    }
+
+    /// The ring's capacity.
+    ///
+    /// ```
+    /// use hotq_spsc::stamped::RingBuffer;
+    ///
+    /// let (tx, _rx) = RingBuffer::<u8>::new(5);
+    /// assert_eq!(tx.capacity(), 5);
+    /// ```
+    #[must_use]
+    pub fn capacity(&self) -> usize {
+        self.ring.capacity()
+    }
+
+    /// The ring this half writes to (equal to the consumer's only if they
+    /// share it).
+    ///
+    /// ```
+    /// use hotq_spsc::stamped::RingBuffer;
+    ///
+    /// let (tx, rx) = RingBuffer::<u8>::new(1);
+    /// let (_, other) = RingBuffer::<u8>::new(1);
+    /// assert_eq!(tx.buffer(), rx.buffer());
+    /// assert_ne!(tx.buffer(), other.buffer());
+    /// ```
+    #[must_use]
+    pub fn buffer(&self) -> &RingBuffer<T> {
+        &self.ring
+    }
+}
+
+impl<T> Drop for Producer<T> {
+    #[inline]
+    fn drop(&mut self) {
+        // SAFETY: `drop` runs once and nothing uses `self.ring` after this
+        // take: the ring is released exactly once, here.
+        let ring = unsafe { ManuallyDrop::take(&mut self.ring) };
+        RingBuffer::producer_gone(ring, self.at.index);
+    }
+}
+
+impl<T> fmt::Debug for Producer<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("stamped::Producer")
+            .field("capacity", &self.capacity())
+            .field("slots", &self.slots())
+            .finish()
+    }
+}

@@ -1,0 +1,414 @@
+//! The shared state of a stamped ring: its lines, `head`, and the final
+//! positions the halves leave when they go.
+//!
+//! # Layout
+//!
+//! The storage is `lines` lines of [`RingBuffer::LINE_BYTES`] bytes each,
+//! aligned to 64 bytes (or to `T`'s alignment, if larger). A line holds,
+//! in order, its stamp (an `AtomicUsize`) and [`RingBuffer::PER_LINE`]
+//! items: as many as fit beside the stamp in 64 bytes (7 `u64`s, 56
+//! `u8`s), or one for an item of 57 bytes or more (its line is then as
+//! long as the item and the stamp need); of zero-sized items, any number.
+//! Items go into the lines in order, the first line after the last. Every
+//! one of these sizes is a constant of `T`; only the number of lines is
+//! chosen at run time: the capacity divided by the items per line, rounded
+//! up, and at least one.
+
+use alloc::alloc::{Layout, alloc, dealloc};
+use core::fmt;
+use core::marker::PhantomData;
+use core::mem::{align_of, size_of};
+use core::ptr::{self, NonNull};
+
+use crossbeam_utils::CachePadded;
+
+use super::place::Place;
+use super::{Consumer, Producer};
+use crate::CapacityError;
+use crate::sync::{Arc, AtomicBool, AtomicUsize, Claim, Ordering, SlotAccess};
+
+/// A bounded single-producer single-consumer ring for single items, each
+/// line of which carries its own publication stamp (see the
+/// [module](super) docs for when to pick it).
+///
+/// Never held directly: [`RingBuffer::new`] gives its two halves, which
+/// share it and may move to different threads. It is freed, with every
+/// item still inside dropped exactly once, when both halves are gone.
+///
+/// ```
+/// use hotq_spsc::stamped::RingBuffer;
+///
+/// let (mut tx, mut rx) = RingBuffer::new(2);
+/// tx.push('a').unwrap();
+/// tx.push('b').unwrap();
+/// assert!(tx.push('c').is_err()); // full
+/// assert_eq!(rx.pop(), Ok('a'));
+/// assert_eq!(tx.capacity(), 2);
+/// ```
+pub struct RingBuffer<T> {
+    /// Free-running index of the next item to read. Written only by the
+    /// consumer, with `Release`, after it has read the items below it.
+    pub(super) head: CachePadded<AtomicUsize>,
+    /// The first line. Each line starts with its stamp, an `AtomicUsize`
+    /// initialised to the starting index: the index + 1 of the last item
+    /// published in that line, written only by the producer, with
+    /// `Release`, after the item.
+    storage: NonNull<u8>,
+    /// One past the last line.
+    end: NonNull<u8>,
+    /// How many lines the storage has, at least one.
+    lines: usize,
+    /// The most items the ring holds at once; the lines hold at least as
+    /// many.
+    capacity: usize,
+    /// Set by the first half to go, with `Release`, so that the other,
+    /// having loaded it with `Acquire`, sees every item published before.
+    abandoned: AtomicBool,
+    /// The producer's index when it went (for the ring's drop).
+    tail_at_drop: AtomicUsize,
+    /// The consumer's line number and place in it when it went.
+    head_line_at_drop: AtomicUsize,
+    head_slot_at_drop: AtomicUsize,
+    /// Loom's record of each item's accesses (nothing outside loom).
+    access: SlotAccess,
+    /// The ring owns `T`s (for the drop check).
+    _items: PhantomData<T>,
+}
+
+// SAFETY: the ring moves `T`s from the producer's thread to the consumer's
+// (`T: Send`), and no `&T` is shared between threads through it; the
+// stamps and `head` order every access to an item (module docs), so the
+// two halves may use it from two threads at once.
+unsafe impl<T: Send> Send for RingBuffer<T> {}
+// SAFETY: as for `Send`.
+unsafe impl<T: Send> Sync for RingBuffer<T> {}
+
+impl<T> RingBuffer<T> {
+    /// Bytes from a line's start to its first item: the stamp, rounded up
+    /// to `T`'s alignment.
+    const ITEMS_AT: usize = size_of::<AtomicUsize>().next_multiple_of(align_of::<T>());
+
+    /// Items per line: as many as fit beside the stamp in 64 bytes, at
+    /// least one. Zero-sized items take no room: a quarter of the index
+    /// space fits in one line, so no capacity needs more than four.
+    pub(super) const PER_LINE: usize = match size_of::<T>() {
+        0 => 1 << (usize::BITS - 2),
+        size if size + Self::ITEMS_AT > 64 => 1,
+        size => (64 - Self::ITEMS_AT) / size,
+    };
+
+    /// A line's alignment: a cache line, or `T`'s if larger.
+    const ALIGN: usize = if align_of::<T>() > 64 {
+        align_of::<T>()
+    } else {
+        64
+    };
+
+    /// A line's length: the stamp and the items, rounded up to the line's
+    /// alignment, so that every line starts on a cache line.
+    pub(super) const LINE_BYTES: usize =
+        (Self::ITEMS_AT + Self::PER_LINE * size_of::<T>()).next_multiple_of(Self::ALIGN);
+
+    /// Creates a ring holding at most `capacity` items, and returns its
+    /// two halves.
+    ///
+    /// # Panics
+    ///
+    /// On a capacity that [`try_new`](Self::try_new) rejects, with the
+    /// [`CapacityError`]'s message.
+    ///
+    /// ```
+    /// use hotq_spsc::stamped::RingBuffer;
+    ///
+    /// let (tx, rx) = RingBuffer::<u64>::new(1000);
+    /// assert_eq!(tx.capacity(), 1000);
+    /// assert!(rx.is_empty());
+    /// ```
+    ///
+    /// ```should_panic
+    /// use hotq_spsc::stamped::RingBuffer;
+    ///
+    /// let _ = RingBuffer::<u64>::new(usize::MAX); // panics: too large
+    /// ```
+    #[allow(clippy::new_ret_no_self)]
+    #[must_use = "dropping both halves frees the ring at once"]
+    pub fn new(capacity: usize) -> (Producer<T>, Consumer<T>) {
+        match Self::try_new(capacity) {
+            Ok(halves) => halves,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// Creates a ring holding at most `capacity` items, or says why it
+    /// cannot: [`CapacityError::TooLarge`] when its lines would exceed
+    /// `isize::MAX` bytes or cannot be allocated. A capacity of 0 gives a
+    /// ring that is always full and always empty.
+    ///
+    /// ```
+    /// use hotq_spsc::CapacityError;
+    /// use hotq_spsc::stamped::RingBuffer;
+    ///
+    /// let (tx, _rx) = RingBuffer::<u32>::try_new(3)?;
+    /// assert_eq!(tx.capacity(), 3);
+    /// let (tx, _rx) = RingBuffer::<u32>::try_new(0)?;
+    /// assert!(tx.is_full());
+    /// assert_eq!(RingBuffer::<u32>::try_new(usize::MAX / 4).unwrap_err(), CapacityError::TooLarge);
+    /// # Ok::<(), CapacityError>(())
+    /// ```
+    #[allow(clippy::new_ret_no_self)]
+    #[must_use = "dropping both halves frees the ring at once"]
+    pub fn try_new(capacity: usize) -> Result<(Producer<T>, Consumer<T>), CapacityError> {
+        Self::starting_at(capacity, 0)
+    }
+
+    /// As [`try_new`](Self::try_new), with both free-running indices
+    /// starting at `index`: lets tests cross the `usize` wrap. Not part of
+    /// the stable API: only with the `test-hooks` feature.
+    #[cfg(feature = "test-hooks")]
+    #[doc(hidden)]
+    #[allow(clippy::new_ret_no_self)]
+    pub fn with_initial_index(
+        capacity: usize,
+        index: usize,
+    ) -> Result<(Producer<T>, Consumer<T>), CapacityError> {
+        Self::starting_at(capacity, index)
+    }
+
+    fn starting_at(
+        capacity: usize,
+        index: usize,
+    ) -> Result<(Producer<T>, Consumer<T>), CapacityError> {
+        let lines = capacity.div_ceil(Self::PER_LINE).max(1);
+        // Wrapping comparisons of indices need the ring to hold fewer than
+        // 2^(usize::BITS - 1) items, which the byte limit below gives for
+        // every `T` but a zero-sized one.
+        if capacity > isize::MAX as usize {
+            return Err(CapacityError::TooLarge);
+        }
+        let layout = lines
+            .checked_mul(Self::LINE_BYTES)
+            .and_then(|bytes| Layout::from_size_align(bytes, Self::ALIGN).ok())
+            .ok_or(CapacityError::TooLarge)?;
+        // SAFETY: the layout's size is at least one line, never zero.
+        let storage = NonNull::new(unsafe { alloc(layout) }).ok_or(CapacityError::TooLarge)?;
+        for line in 0..lines {
+            // SAFETY: line `line` is inside the allocation, and its start is
+            // aligned for an `AtomicUsize` (to at least 64 bytes); nothing
+            // else refers to it yet.
+            unsafe {
+                let stamp = storage
+                    .as_ptr()
+                    .add(line * Self::LINE_BYTES)
+                    .cast::<AtomicUsize>();
+                stamp.write(AtomicUsize::new(index));
+            }
+        }
+        // SAFETY: `lines * LINE_BYTES` bytes are allocated: one past the end.
+        let end = unsafe { storage.add(lines * Self::LINE_BYTES) };
+        let ring = Arc::new(RingBuffer {
+            head: CachePadded::new(AtomicUsize::new(index)),
+            storage,
+            end,
+            lines,
+            capacity,
+            abandoned: AtomicBool::new(false),
+            tail_at_drop: AtomicUsize::new(index),
+            head_line_at_drop: AtomicUsize::new(0),
+            head_slot_at_drop: AtomicUsize::new(0),
+            // A cell per slot (zero-sized items, which take no memory and
+            // come a quarter of the index space to a line: none).
+            access: SlotAccess::new(match size_of::<T>() {
+                0 => 0,
+                _ => (lines * Self::PER_LINE).next_power_of_two(),
+            }),
+            _items: PhantomData,
+        });
+        let start = Place::start(index, storage);
+        Ok((
+            Producer::new(Arc::clone(&ring), start, index.wrapping_add(capacity)),
+            Consumer::new(ring, start),
+        ))
+    }
+
+    /// The most items the ring holds at once.
+    ///
+    /// ```
+    /// use hotq_spsc::stamped::RingBuffer;
+    ///
+    /// let (tx, _rx) = RingBuffer::<u8>::new(100);
+    /// assert_eq!(tx.buffer().capacity(), 100);
+    /// ```
+    #[must_use]
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    /// The stamp of the line that starts at `line`.
+    #[inline(always)]
+    pub(super) fn stamp(&self, line: NonNull<u8>) -> &AtomicUsize {
+        // SAFETY: `line` is the start of one of this ring's lines (a
+        // `Place` only ever holds one), where `starting_at` placed an
+        // initialised `AtomicUsize` that lives as long as the ring.
+        unsafe { line.cast::<AtomicUsize>().as_ref() }
+    }
+
+    /// Where item `slot` of the line that starts at `line` lives.
+    #[inline(always)]
+    pub(super) fn item(line: NonNull<u8>, slot: usize) -> *mut T {
+        // SAFETY (of the arithmetic): `slot < PER_LINE`, so the item lies
+        // inside the line, which lies inside the allocation.
+        line.as_ptr()
+            .wrapping_add(Self::ITEMS_AT)
+            .cast::<T>()
+            .wrapping_add(slot)
+    }
+
+    /// The line after `line`, the first after the last.
+    #[inline(always)]
+    pub(super) fn next_line(&self, line: NonNull<u8>) -> NonNull<u8> {
+        // SAFETY: `line` starts a line of the allocation, so one line on is
+        // at most one past its end.
+        let next = unsafe { line.add(Self::LINE_BYTES) };
+        if next == self.end { self.storage } else { next }
+    }
+
+    /// The line `ahead` lines after `line`, wrapping; for prefetches only,
+    /// so any address will do where the ring has fewer lines.
+    #[inline(always)]
+    pub(super) fn line_ahead(&self, line: NonNull<u8>, ahead: usize) -> *const u8 {
+        let at = line.as_ptr().wrapping_add(ahead * Self::LINE_BYTES);
+        if at >= self.end.as_ptr() {
+            at.wrapping_sub(self.lines * Self::LINE_BYTES)
+        } else {
+            at
+        }
+    }
+
+    /// How many lines the storage has.
+    #[inline(always)]
+    pub(super) fn lines(&self) -> usize {
+        self.lines
+    }
+
+    /// Loom's claim on item `slot` of `line` while it is read or written.
+    #[inline(always)]
+    pub(super) fn claim(&self, line: NonNull<u8>, slot: usize) -> Claim {
+        if size_of::<T>() == 0 {
+            // Nothing to read or write, and no cells (`starting_at`).
+            return self.access.claim(0, 0);
+        }
+        let number = self.line_number(line) * Self::PER_LINE + slot;
+        self.access.claim(number, 1)
+    }
+
+    fn line_number(&self, line: NonNull<u8>) -> usize {
+        (line.as_ptr() as usize - self.storage.as_ptr() as usize) / Self::LINE_BYTES
+    }
+
+    /// Whether the other half is gone (`Acquire`: pairs with `abandon`'s
+    /// `Release` store, so the items it published are visible now).
+    pub(super) fn is_abandoned(&self) -> bool {
+        self.abandoned.load(Ordering::Acquire)
+    }
+
+    /// Called out of line by the producer's drop, with the ring by value
+    /// (as `crate::RingBuffer::producer_gone`, which says why).
+    #[inline(never)]
+    pub(super) fn producer_gone(ring: Arc<Self>, tail: usize) {
+        // Relaxed: read only by the ring's drop, after `Arc`'s last release.
+        ring.tail_at_drop.store(tail, Ordering::Relaxed);
+        // Release: pairs with `is_abandoned`'s Acquire load.
+        ring.abandoned.store(true, Ordering::Release);
+        drop(ring);
+    }
+
+    /// Called out of line by the consumer's drop, with the ring by value.
+    #[inline(never)]
+    pub(super) fn consumer_gone(ring: Arc<Self>, at: Place) {
+        // Relaxed: read only by the ring's drop, after `Arc`'s last release.
+        ring.head_line_at_drop
+            .store(ring.line_number(at.line), Ordering::Relaxed);
+        ring.head_slot_at_drop.store(at.slot, Ordering::Relaxed);
+        // Release: pairs with `is_abandoned`'s Acquire load.
+        ring.abandoned.store(true, Ordering::Release);
+        drop(ring);
+    }
+}
+
+impl<T> Drop for RingBuffer<T> {
+    fn drop(&mut self) {
+        // Both halves are gone and `Arc`'s last drop synchronises with
+        // both, so `Relaxed` loads see what they stored.
+        let head = self.head.load(Ordering::Relaxed);
+        let tail = self.tail_at_drop.load(Ordering::Relaxed);
+        let line_number = self.head_line_at_drop.load(Ordering::Relaxed);
+        // SAFETY: the consumer stored the number of one of the lines.
+        let line = unsafe { self.storage.add(line_number * Self::LINE_BYTES) };
+        let mut at = Place {
+            index: head,
+            slot: self.head_slot_at_drop.load(Ordering::Relaxed),
+            line,
+        };
+        // Drops the items `head..tail`, first to last. If a destructor
+        // panics the panic goes on (the guard still frees the storage) and
+        // the items after it leak: dropping them during the unwind would
+        // abort at the next destructor that panics.
+        let _free = FreeStorage(self);
+        while at.index != tail {
+            let claim = self.claim(at.line, at.slot);
+            // SAFETY: item `at.index` was published and not read, so its
+            // slot holds an initialised `T` that nothing else can reach;
+            // it is dropped here, once.
+            unsafe { ptr::drop_in_place(Self::item(at.line, at.slot)) };
+            claim.end();
+            at.step(self);
+        }
+    }
+}
+
+/// Frees a ring's storage (its stamps, then its memory) when dropped,
+/// also during an unwind from an item's destructor.
+struct FreeStorage<'a, T>(&'a RingBuffer<T>);
+
+impl<T> Drop for FreeStorage<'_, T> {
+    fn drop(&mut self) {
+        let ring = self.0;
+        for line in 0..ring.lines {
+            // SAFETY: each line holds an `AtomicUsize` placed by
+            // `starting_at`; nothing uses it after the ring's drop.
+            unsafe {
+                let stamp = ring
+                    .storage
+                    .as_ptr()
+                    .add(line * RingBuffer::<T>::LINE_BYTES);
+                ptr::drop_in_place(stamp.cast::<AtomicUsize>());
+            }
+        }
+        let bytes = ring.lines * RingBuffer::<T>::LINE_BYTES;
+        // SAFETY: the storage was allocated in `starting_at` with this
+        // layout (which was valid then, so it is now), and is freed once.
+        unsafe {
+            let layout = Layout::from_size_align_unchecked(bytes, RingBuffer::<T>::ALIGN);
+            dealloc(ring.storage.as_ptr(), layout);
+        }
+    }
+}
+
+impl<T> PartialEq for RingBuffer<T> {
+    /// Identity: two rings are equal only when they are the same ring.
+    fn eq(&self, other: &Self) -> bool {
+        ptr::eq(self, other)
+    }
+}
+
+impl<T> Eq for RingBuffer<T> {}
+
+impl<T> fmt::Debug for RingBuffer<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("stamped::RingBuffer")
+            .field("capacity", &self.capacity)
+            .field("lines", &self.lines)
+            .field("per_line", &Self::PER_LINE)
+            .finish_non_exhaustive()
+    }
+}

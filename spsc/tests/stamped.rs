@@ -1,0 +1,245 @@
+//! `hotq_spsc::stamped`: every item pushed is popped once, in order, on
+//! real threads, across the index wrap and for every shape of line (items
+//! of 1, 8 and 72 bytes, zero-sized ones); the items left inside are
+//! dropped once whichever half goes last, a destructor that panics leaks
+//! the rest and nothing else; bad capacities get an error.
+
+use std::collections::VecDeque;
+use std::thread;
+
+use hotq_spsc::stamped::{Consumer, Producer, RingBuffer};
+use hotq_spsc::{CapacityError, PeekError, PopError, PushError};
+use hotq_testkit::{DropCounter, wait_for};
+
+/// Capacities around the line sizes: 7 `u64`s and 56 `u8`s fit a line.
+const CAPACITIES: [usize; 10] = [1, 2, 3, 6, 7, 8, 14, 15, 56, 1000];
+
+/// Pushes `0..n` from one thread and pops on another, checking the order;
+/// `make` turns an index into the item and `id` back.
+fn crosses_threads_in_order<T: Send + 'static>(
+    capacity: usize,
+    start: usize,
+    n: u64,
+    make: fn(u64) -> T,
+    id: fn(&T) -> u64,
+) {
+    let (mut tx, mut rx) = RingBuffer::<T>::with_initial_index(capacity, start).unwrap();
+    let producer = thread::spawn(move || {
+        for i in 0..n {
+            let mut item = Some(make(i));
+            wait_for("room in the ring", || match tx.push(item.take()?) {
+                Ok(()) => Some(()),
+                Err(PushError::Full(back)) => {
+                    item = Some(back);
+                    None
+                }
+            });
+        }
+    });
+    for expected in 0..n {
+        let got = wait_for("the next item", || rx.pop().ok());
+        assert_eq!(
+            id(&got),
+            id(&make(expected)),
+            "capacity {capacity}, start {start:#x}"
+        );
+    }
+    producer.join().unwrap();
+    assert_eq!(rx.pop().err(), Some(PopError::Empty));
+    assert!(rx.is_abandoned());
+}
+
+/// Items per threaded run: under miri, which interprets every
+/// instruction, enough for a few laps of the largest ring it runs.
+fn items() -> u64 {
+    if cfg!(miri) { 100 } else { 100_000 }
+}
+
+/// [`CAPACITIES`], or under miri the ones where lines and laps meet.
+fn threaded_capacities() -> &'static [usize] {
+    if cfg!(miri) {
+        &[1, 7, 8, 15]
+    } else {
+        &CAPACITIES
+    }
+}
+
+#[test]
+fn every_item_crosses_threads_once_in_order() {
+    for &capacity in threaded_capacities() {
+        for start in [0, usize::MAX - 3 * capacity] {
+            crosses_threads_in_order::<u64>(capacity, start, items(), |i| i, |v| *v);
+        }
+    }
+}
+
+#[test]
+fn lines_of_bytes_large_items_and_zero_sized_items_keep_order() {
+    let byte_capacities: &[usize] = if cfg!(miri) {
+        &[1, 57]
+    } else {
+        &[1, 55, 56, 57, 200]
+    };
+    for &capacity in byte_capacities {
+        crosses_threads_in_order::<u8>(capacity, 0, items(), |i| i as u8, |v| u64::from(*v));
+    }
+    for capacity in [1, 2, 5] {
+        crosses_threads_in_order::<[u64; 9]>(
+            capacity,
+            7,
+            items(),
+            |i| [i; 9],
+            |v| {
+                assert!(v.iter().all(|x| *x == v[0]), "a torn item: {v:?}");
+                v[0]
+            },
+        );
+    }
+    // Zero-sized items carry no id: count them.
+    let (mut tx, mut rx) = RingBuffer::<()>::new(100);
+    for round in 0..3 {
+        for _ in 0..100 {
+            tx.push(()).unwrap();
+        }
+        assert!(tx.push(()).is_err(), "round {round}: a 101st item fitted");
+        for _ in 0..100 {
+            rx.pop().unwrap();
+        }
+        assert_eq!(rx.pop(), Err(PopError::Empty));
+    }
+}
+
+/// One thread, against a `VecDeque` of the same capacity: every push
+/// succeeds exactly when the model has room, every pop returns the
+/// model's front, from indices just before the wrap.
+#[test]
+fn full_and_empty_match_a_model_across_the_wrap() {
+    for capacity in CAPACITIES.into_iter().chain([0]) {
+        for before_wrap in [0, 1, 7, 2 * capacity + 1] {
+            let start = usize::MAX - before_wrap;
+            let (mut tx, mut rx) = RingBuffer::<u64>::with_initial_index(capacity, start).unwrap();
+            let mut model = VecDeque::new();
+            let mut next = 0u64;
+            // A fixed pattern of bursts: fill, drain some, fill, drain all.
+            for burst in [
+                capacity + 2,
+                capacity / 2 + 1,
+                3,
+                capacity + 1,
+                1,
+                capacity + 3,
+            ] {
+                for _ in 0..burst {
+                    let pushed = tx.push(next);
+                    if model.len() < capacity {
+                        assert_eq!(pushed, Ok(()));
+                        model.push_back(next);
+                    } else {
+                        assert_eq!(pushed, Err(PushError::Full(next)));
+                    }
+                    next += 1;
+                    assert_eq!(tx.slots(), capacity - model.len());
+                    assert_eq!(tx.is_full(), model.len() == capacity);
+                }
+                for _ in 0..burst / 2 + 1 {
+                    assert_eq!(rx.is_empty(), model.is_empty());
+                    match model.front() {
+                        Some(front) => assert_eq!(rx.peek(), Ok(front)),
+                        None => assert_eq!(rx.peek(), Err(PeekError::Empty)),
+                    }
+                    assert_eq!(rx.pop().ok(), model.pop_front(), "capacity {capacity}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn items_left_inside_are_dropped_once_whichever_half_goes_last() {
+    for capacity in [1, 6, 7, 8, 20] {
+        for producer_last in [false, true] {
+            let drops = DropCounter::new();
+            {
+                let (mut tx, mut rx): (Producer<_>, Consumer<_>) = RingBuffer::new(capacity);
+                // Move both halves through a few laps first.
+                for i in 0..3 * capacity {
+                    tx.push(drops.item(i)).unwrap();
+                    drop(rx.pop().unwrap());
+                }
+                for i in 0..capacity {
+                    tx.push(drops.item(1000 + i)).unwrap();
+                }
+                assert!(tx.push(drops.item(9999)).is_err());
+                drop(rx.pop().unwrap());
+                if producer_last {
+                    drop(rx);
+                    assert!(tx.is_abandoned());
+                } else {
+                    drop(tx);
+                    assert!(rx.is_abandoned());
+                }
+            }
+            drops.assert_none_dropped_twice();
+            assert_eq!(
+                drops.total(),
+                3 * capacity + capacity + 1,
+                "capacity {capacity}"
+            );
+            for i in 0..capacity {
+                assert_eq!(drops.drops_of(1000 + i), 1);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_destructor_that_panics_in_the_rings_drop_leaks_the_rest_only() {
+    let drops = DropCounter::leaked();
+    let (mut tx, rx) = RingBuffer::new(10);
+    tx.push(drops.item(0)).unwrap();
+    tx.push(drops.item_panicking_on_drop(1)).unwrap();
+    tx.push(drops.item(2)).unwrap();
+    drop(rx);
+    let unwound = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| drop(tx)));
+    assert!(
+        unwound.is_err(),
+        "the item's panic reaches the last half's drop"
+    );
+    assert_eq!(drops.drops_of(0), 1);
+    assert_eq!(drops.drops_of(1), 1);
+    assert_eq!(
+        drops.drops_of(2),
+        0,
+        "dropping it during the unwind could abort"
+    );
+}
+
+#[test]
+fn a_capacity_too_large_is_an_error_not_an_abort() {
+    assert_eq!(
+        RingBuffer::<u64>::try_new(usize::MAX).unwrap_err(),
+        CapacityError::TooLarge
+    );
+    assert_eq!(
+        RingBuffer::<u64>::try_new(usize::MAX / 8).unwrap_err(),
+        CapacityError::TooLarge
+    );
+    assert_eq!(
+        RingBuffer::<()>::try_new(usize::MAX).unwrap_err(),
+        CapacityError::TooLarge
+    );
+    let (tx, rx) = RingBuffer::<()>::try_new(isize::MAX as usize).unwrap();
+    assert_eq!(tx.slots(), isize::MAX as usize);
+    assert!(rx.is_empty());
+    let panicked = std::panic::catch_unwind(|| RingBuffer::<u64>::new(usize::MAX));
+    assert!(panicked.is_err());
+}
+
+#[test]
+fn a_ring_of_zero_is_always_full_and_always_empty() {
+    let (mut tx, mut rx) = RingBuffer::<u64>::new(0);
+    assert_eq!(tx.push(1), Err(PushError::Full(1)));
+    assert!(tx.is_full());
+    assert_eq!(rx.pop(), Err(PopError::Empty));
+    assert!(rx.is_empty());
+}
