@@ -41,7 +41,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crossbeam_utils::CachePadded;
 use hotq_benches::channel::{Channel, Kind, TryChannel};
-use hotq_benches::contenders::{HotqSpsc, Omango, Ringbuf, Rtrb};
+use hotq_benches::contenders::{HotqSpsc, HotqSpscStamped, Omango, Ringbuf, Rtrb};
 use hotq_benches::wait::until;
 use hotq_benches::workloads::regime::{Regime, WaitLoop, throughput};
 
@@ -413,8 +413,9 @@ fn lines<const PF: bool>(capacity: usize) -> (LineTx, LineRx<PF>) {
 
 /// Every ring's name and one run of it.
 type Run = fn(u64, Regime) -> f64;
-const RINGS: [(&str, Run); 8] = [
+const RINGS: [(&str, Run); 9] = [
     ("hotq-spsc", throughput::<HotqSpsc>),
+    ("hotq-spsc stamped", throughput::<HotqSpscStamped>),
     ("rtrb", throughput::<Rtrb>),
     ("ringbuf", throughput::<Ringbuf>),
     ("omango", throughput::<Omango>),

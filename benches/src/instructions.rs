@@ -17,8 +17,9 @@ pub const ROUNDS: u64 = 100;
 /// The queues counted, in the table's order: the SPSC rings, the MPMC
 /// queues, and the channels' blocking `send`/`recv` (and hotq-mpmc's
 /// `try_send`/`try_recv`).
-pub const COUNTED: [&str; 13] = [
+pub const COUNTED: [&str; 14] = [
     "hotq-spsc",
+    "hotq-spsc stamped",
     "rtrb",
     "ringbuf",
     "omango",

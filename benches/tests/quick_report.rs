@@ -668,10 +668,10 @@ fn the_hot_path_mode_runs_a_named_queue_and_refuses_an_unknown_one() {
     assert_eq!(run("no-such-queue").code(), Some(2));
 }
 
-/// The regime grid runs only when named, every cell with the four rings
+/// The regime grid runs only when named, every cell with the five rings
 /// and a goal, and its tables are grids, not 144 columns.
 #[test]
-fn the_regime_grid_runs_every_cell_of_the_four_rings() {
+fn the_regime_grid_runs_every_cell_of_the_five_rings() {
     let out = out_dir("regimes");
     let status = Command::new(env!("CARGO_BIN_EXE_report"))
         .args(["--suite", "regimes", "--quick", "--quiet", "--out"])
@@ -693,7 +693,13 @@ fn the_regime_grid_runs_every_cell_of_the_four_rings() {
             .collect();
         assert_eq!(
             names,
-            ["hotq-spsc", "rtrb", "ringbuf", "omango"],
+            [
+                "hotq-spsc",
+                "hotq-spsc stamped",
+                "rtrb",
+                "ringbuf",
+                "omango"
+            ],
             "{}",
             w["name"]
         );

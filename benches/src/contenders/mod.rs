@@ -11,6 +11,7 @@ mod flume;
 mod hotq_mpmc;
 mod hotq_mpmc_channel;
 mod hotq_spsc;
+mod hotq_spsc_stamped;
 mod kanal;
 mod lfqueue;
 mod mutex_deque;
@@ -28,6 +29,7 @@ pub use flume::Flume;
 pub use hotq_mpmc::HotqMpmc;
 pub use hotq_mpmc_channel::{BATCH, HotqMpmcChannel, HotqMpmcChannelBatch, HotqMpmcChannelTry};
 pub use hotq_spsc::{HotqSpsc, HotqSpscFenced};
+pub use hotq_spsc_stamped::HotqSpscStamped;
 pub use kanal::Kanal;
 pub use lfqueue::Lfqueue;
 pub use mutex_deque::MutexDeque;
@@ -53,6 +55,7 @@ pub trait SharedVisitor {
 /// Every contender, ours first, then peers, then the baselines.
 pub fn each_channel(v: &mut impl ChannelVisitor) {
     v.visit::<HotqSpsc>();
+    v.visit::<HotqSpscStamped>();
     v.visit::<HotqMpmc>();
     v.visit::<Rtrb>();
     v.visit::<Ringbuf>();
@@ -67,10 +70,11 @@ pub fn each_channel(v: &mut impl ChannelVisitor) {
     v.visit::<SyncChannel>();
 }
 
-/// Every SPSC contender with try calls of its own: hotq-spsc and the two
-/// SPSC peers (the regime grid's rings).
+/// Every SPSC contender with try calls of its own: hotq-spsc's two rings
+/// and the SPSC peers (the regime grid's rings).
 pub fn each_try_spsc(v: &mut impl TryVisitor) {
     v.visit::<HotqSpsc>();
+    v.visit::<HotqSpscStamped>();
     v.visit::<Rtrb>();
     v.visit::<Ringbuf>();
     v.visit::<Omango>();

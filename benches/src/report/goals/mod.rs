@@ -25,7 +25,7 @@ mod disruptor_goals;
 pub mod evidence;
 pub mod goal;
 pub mod lookup;
-mod regime_goals;
+pub mod regime_goals;
 #[cfg(test)]
 pub(crate) mod tests;
 pub mod verdict;

@@ -457,6 +457,7 @@ fn the_goal_workloads_are_exactly_those_the_goals_read() {
     // the list (or an idle-CPU one), and each listed one is read.
     let names = [
         "hotq-spsc",
+        "hotq-spsc stamped",
         "rtrb",
         "ringbuf",
         "Mutex<VecDeque>",

@@ -68,7 +68,7 @@ pub fn docs(h: &Header, workloads: &[Workload]) -> String {
     }
     for suite in suites {
         if suite == crate::suites::regimes::SUITE {
-            let _ = writeln!(s, "{}", grid(&goals));
+            let _ = writeln!(s, "{}", grid(&goals, workloads));
             continue;
         }
         let ws: Vec<&Workload> = workloads.iter().filter(|w| w.suite == suite).collect();

@@ -1,11 +1,14 @@
 //! The regime grid's goals as grids (one per capacity and wait loop:
 //! producer work down, consumer work across), where the goals table would
-//! list 144 rows: each cell is hotq-spsc ÷ the best SPSC peer, with its
-//! verdict (✓ met, ✗ missed, ? undecided).
+//! list 144 rows: each cell is hotq-spsc's ring for single items ÷ the
+//! best of rtrb and ringbuf, with its verdict (✓ met, ✗ missed, ?
+//! undecided).
 
 use std::fmt::Write;
 
+use crate::report::goals::regime_goals::{OURS, against_omango};
 use crate::report::goals::{Goal, Verdict};
+use crate::results::Workload;
 use crate::suites::regimes::{self, CAPACITIES, WORK};
 use crate::workloads::regime::WaitLoop;
 
@@ -15,8 +18,9 @@ pub fn is_grid_goal(g: &Goal) -> bool {
 }
 
 /// The grids of `goals`' regime cells (empty when none ran), with a
-/// count of the verdicts and the median cell.
-pub fn grid(goals: &[Goal]) -> String {
+/// count of the verdicts, the median cell, and how the same ring fares
+/// against omango in `workloads`' cells.
+pub fn grid(goals: &[Goal], workloads: &[Workload]) -> String {
     let cells: Vec<&Goal> = goals.iter().filter(|g| is_grid_goal(g)).collect();
     if cells.is_empty() {
         return String::new();
@@ -28,16 +32,20 @@ pub fn grid(goals: &[Goal]) -> String {
         .filter_map(|g| g.measured.map(|m| m.median))
         .collect();
     medians.sort_by(f64::total_cmp);
+    let mut omango = against_omango(workloads);
+    omango.sort_by(f64::total_cmp);
+    let median = |v: &[f64]| v.get(v.len() / 2).map_or("—".into(), |m| format!("{m:.2}"));
     let _ = writeln!(
         s,
-        "**SPSC regimes**: hotq-spsc ÷ the best of rtrb, ringbuf and omango in each cell (median of per-round ratios; ✓ met ≥ 1.0, ✗ missed, ? undecided). {} cells: {} met, {} missed, {} undecided; the median cell {}.\n",
+        "**SPSC regimes**: {OURS} ÷ the best of rtrb and ringbuf in each cell (median of per-round ratios; ✓ met ≥ 1.0, ✗ missed, ? undecided). {} cells: {} met, {} missed, {} undecided; the median cell {}. Against omango: {} of {} cells ≥ 1.0, the median cell {}.\n",
         cells.len(),
         count(Verdict::Met),
         count(Verdict::Missed),
         count(Verdict::Undecided),
-        medians
-            .get(medians.len() / 2)
-            .map_or("—".into(), |m| format!("{m:.2}"))
+        median(&medians),
+        omango.iter().filter(|r| **r >= 1.0).count(),
+        omango.len(),
+        median(&omango),
     );
     for capacity in CAPACITIES {
         for wait in WaitLoop::ALL {

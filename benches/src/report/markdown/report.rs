@@ -23,7 +23,7 @@ pub fn report(h: &Header, workloads: &[Workload], plots: &[String]) -> String {
     if !goals.is_empty() {
         let _ = writeln!(s, "## goals\n\n{}", goals_table(&goals));
     }
-    let regimes = grid(&goals);
+    let regimes = grid(&goals, workloads);
     if !regimes.is_empty() {
         let _ = writeln!(s, "## the SPSC regime grid\n\n{regimes}");
     }
