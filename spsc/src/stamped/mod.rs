@@ -58,12 +58,12 @@
 //! the cores for every item instead of one.
 //!
 //! Stamps are free-running indices, so a stamp left from an earlier lap
-//! is never above the index the consumer waits for, and one from a later
-//! lap (a ring of fewer items than a line, lapped while the consumer
-//! reads the line) covers every item of this lap's line too: "`stamp >
-//! index`" (wrapping) is exactly "item `index` is published". The ring
-//! holds at most `capacity` items and its storage at least `capacity`, so
-//! the producer never writes a slot whose item the consumer has not read.
+//! is never above the index the consumer waits for: "`stamp > index`"
+//! (wrapping) is exactly "item `index` is published". The ring holds at
+//! most `capacity` items and its storage two lines more than that needs,
+//! so the producer never writes a slot whose item the consumer has not
+//! read, nor anywhere in the line the consumer reads (or the line beside
+//! it): a stamp never runs a lap ahead of the consumer.
 //!
 //! Orderings: the producer's `Release` store of a stamp pairs with the
 //! consumer's `Acquire` load of it (the item's write happens before its

@@ -12,7 +12,7 @@
 //! Items go into the lines in order, the first line after the last. Every
 //! one of these sizes is a constant of `T`; only the number of lines is
 //! chosen at run time: the capacity divided by the items per line, rounded
-//! up, and at least one.
+//! up, and two more (`starting_at` says why).
 
 use alloc::alloc::{Layout, alloc, dealloc};
 use core::fmt;
@@ -56,7 +56,7 @@ pub struct RingBuffer<T> {
     storage: NonNull<u8>,
     /// One past the last line.
     end: NonNull<u8>,
-    /// How many lines the storage has, at least one.
+    /// How many lines the storage has, at least three.
     lines: usize,
     /// The most items the ring holds at once; the lines hold at least as
     /// many.
@@ -178,13 +178,20 @@ impl<T> RingBuffer<T> {
         capacity: usize,
         index: usize,
     ) -> Result<(Producer<T>, Consumer<T>), CapacityError> {
-        let lines = capacity.div_ceil(Self::PER_LINE).max(1);
         // Wrapping comparisons of indices need the ring to hold fewer than
         // 2^(usize::BITS - 1) items, which the byte limit below gives for
         // every `T` but a zero-sized one.
         if capacity > isize::MAX as usize {
             return Err(CapacityError::TooLarge);
         }
+        // Two lines more than the items need: when the ring runs full the
+        // producer writes at least two lines behind the line the consumer
+        // reads, never in it nor in its 128-byte pair (which the adjacent
+        // line prefetcher fetches with it). A/B in the probe
+        // `spsc_stamps` (three interleaved runs, 5 rounds each, quiet
+        // 2-core VM, 2026-12-06): no work, capacity 1024, 336 M items/s
+        // against 129 with no spare line; level elsewhere.
+        let lines = capacity.div_ceil(Self::PER_LINE) + 2;
         let layout = lines
             .checked_mul(Self::LINE_BYTES)
             .and_then(|bytes| Layout::from_size_align(bytes, Self::ALIGN).ok())
@@ -322,13 +329,19 @@ impl<T> RingBuffer<T> {
         drop(ring);
     }
 
-    /// Called out of line by the consumer's drop, with the ring by value.
+    /// Called out of line by the consumer's drop, with the ring and the
+    /// consumer's line and place by value. Scalars, not the `Place`: a
+    /// struct of three words goes by address, and a consumer whose
+    /// address reaches a call stays in memory in the caller's loop (its
+    /// index, line and place stored and reloaded at every pop; seen in
+    /// the benches' loops; `crate::RingBuffer::producer_gone` says what
+    /// that costs).
     #[inline(never)]
-    pub(super) fn consumer_gone(ring: Arc<Self>, at: Place) {
+    pub(super) fn consumer_gone(ring: Arc<Self>, line: NonNull<u8>, slot: usize) {
         // Relaxed: read only by the ring's drop, after `Arc`'s last release.
         ring.head_line_at_drop
-            .store(ring.line_number(at.line), Ordering::Relaxed);
-        ring.head_slot_at_drop.store(at.slot, Ordering::Relaxed);
+            .store(ring.line_number(line), Ordering::Relaxed);
+        ring.head_slot_at_drop.store(slot, Ordering::Relaxed);
         // Release: pairs with `is_abandoned`'s Acquire load.
         ring.abandoned.store(true, Ordering::Release);
         drop(ring);
