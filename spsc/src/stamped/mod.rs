@@ -83,8 +83,9 @@
 //! [`crate::RingBuffer`]); where the consumer's own work per item is the
 //! bottleneck (the ring runs full), 0.76–0.95 ×, since a line holds 7
 //! `u64`s beside its stamp where a contiguous ring holds 8. The median
-//! cell 1.63. A push and a pop take 55 instructions together on the
-//! uncontended path (rtrb 56, [`crate::RingBuffer`] 44).
+//! cell 1.63 (one grid run; its cells at capacity 1024 read the same in
+//! three later passes). A push and a pop take 55 instructions together
+//! on the uncontended path (rtrb 56, [`crate::RingBuffer`] 44).
 
 mod consumer;
 mod place;
