@@ -1,5 +1,5 @@
-//! ArrayQueue's SPSC and MPMC throughput runs, in a binary of its own (`isolated`).
+//! ArrayQueue's SPSC, MPMC and regime-grid runs, in a binary of its own (`isolated`).
 
 fn main() {
-    hotq_benches::isolated::serve_shared::<hotq_benches::contenders::ArrayQueue>();
+    hotq_benches::isolated::serve_shared_try::<hotq_benches::contenders::ArrayQueue>();
 }

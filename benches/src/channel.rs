@@ -79,8 +79,9 @@ pub trait Channel: 'static {
 /// and consumers.
 pub trait Shared: Channel<Tx: Clone + Send, Rx: Clone + Send> {}
 
-/// A try-only SPSC ring's own calls, for workloads that choose how the
-/// caller waits (the regime grid, `workloads::regime`) instead of the
+/// A queue's own try calls (an SPSC ring's, or an MPMC queue's used by one
+/// producer and one consumer), for workloads that choose how the caller
+/// waits (the regime grid, `workloads::regime`) instead of the
 /// report's one wait loop in [`Channel::send`]/[`Channel::recv`].
 pub trait TryChannel: Channel {
     /// Sends `v` if there is room now, else gives it back.

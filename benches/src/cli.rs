@@ -32,7 +32,9 @@ pub enum Suite {
     /// The SPSC regime grid (`regimes.rs`): only when asked for, it is
     /// not part of `all` (144 workloads).
     Regimes,
-    /// All of them but the regime grid.
+    /// The MPMC regime grid (`regimes.rs`), as [`Suite::Regimes`].
+    MpmcRegimes,
+    /// All of them but the regime grids.
     All,
 }
 
@@ -188,6 +190,7 @@ impl Options {
                         "waiting" => Suite::Waiting,
                         "channels" => Suite::Channels,
                         "regimes" => Suite::Regimes,
+                        "mpmc-regimes" => Suite::MpmcRegimes,
                         "all" => Suite::All,
                         s => return Err(format!("unknown suite `{s}`")),
                     }
@@ -300,7 +303,8 @@ impl Options {
 
     /// Whether `suite` is selected.
     pub fn runs(&self, suite: Suite) -> bool {
-        self.suite == suite || (self.suite == Suite::All && suite != Suite::Regimes)
+        let grid = matches!(suite, Suite::Regimes | Suite::MpmcRegimes);
+        self.suite == suite || (self.suite == Suite::All && !grid)
     }
 }
 
@@ -394,6 +398,9 @@ mod tests {
         let (all, grid) = (parse("").unwrap(), parse("--suite regimes").unwrap());
         assert!(all.runs(Suite::Spsc) && !all.runs(Suite::Regimes));
         assert!(grid.runs(Suite::Regimes) && !grid.runs(Suite::Spsc));
+        assert!(!all.runs(Suite::MpmcRegimes) && !grid.runs(Suite::MpmcRegimes));
+        let mpmc = parse("--suite mpmc-regimes").unwrap();
+        assert!(mpmc.runs(Suite::MpmcRegimes) && !mpmc.runs(Suite::Regimes));
         assert!(parse("--rounds 0").unwrap_err().contains("positive"));
         assert!(parse("--time 0").unwrap_err().contains("positive"));
         assert!(parse("--compare a.json").unwrap_err().contains("two"));

@@ -509,6 +509,7 @@ fn every_contender_has_a_binary_of_its_own_that_answers_its_requests() {
     contenders::each_waiting_channel(&mut names);
     SharedVisitor::visit::<contenders::HotqMpmcChannelBatch>(&mut names);
     contenders::each_try_spsc(&mut names);
+    contenders::each_try_mpmc(&mut names);
     let mut expected: Vec<_> = names.0.iter().map(|(n, ..)| *n).collect();
     let mut isolated = isolated::names();
     expected.sort_unstable();
@@ -668,13 +669,12 @@ fn the_hot_path_mode_runs_a_named_queue_and_refuses_an_unknown_one() {
     assert_eq!(run("no-such-queue").code(), Some(2));
 }
 
-/// The regime grid runs only when named, every cell with the five rings
-/// and a goal, and its tables are grids, not 144 columns.
-#[test]
-fn the_regime_grid_runs_every_cell_of_the_five_rings() {
-    let out = out_dir("regimes");
+/// Runs `suite` quickly and checks it is a regime grid: 144 cells, each
+/// with `rings` in order and a goal, shown as grids, not 144 columns.
+fn check_regime_grid(suite: &str, rings: &[&str], heading: &str) {
+    let out = out_dir(suite);
     let status = Command::new(env!("CARGO_BIN_EXE_report"))
-        .args(["--suite", "regimes", "--quick", "--quiet", "--out"])
+        .args(["--suite", suite, "--quick", "--quiet", "--out"])
         .arg(&out)
         .env(isolated::DIR_VAR, contender_dir())
         .status()
@@ -691,21 +691,11 @@ fn the_regime_grid_runs_every_cell_of_the_five_rings() {
             .iter()
             .map(|r| r["name"].as_str().unwrap())
             .collect();
-        assert_eq!(
-            names,
-            [
-                "hotq-spsc",
-                "hotq-spsc stamped",
-                "rtrb",
-                "ringbuf",
-                "omango"
-            ],
-            "{}",
-            w["name"]
-        );
+        assert_eq!(names, rings, "{}", w["name"]);
     }
     assert_eq!(json["goals"].as_array().unwrap().len(), 144);
     let tables = std::fs::read_to_string(out.join("README-tables.md")).unwrap();
+    assert!(tables.contains(heading), "{tables}");
     assert!(
         tables.contains("capacity 65536, yield: producer work down"),
         "{tables}"
@@ -719,5 +709,33 @@ fn the_regime_grid_runs_every_cell_of_the_five_rings() {
             .filter(|l| l.starts_with('|'))
             .all(|l| l.len() < 400),
         "no 144-column matrix"
+    );
+}
+
+/// The SPSC regime grid runs only when named, every cell with the five
+/// rings and a goal, and its tables are grids, not 144 columns.
+#[test]
+fn the_regime_grid_runs_every_cell_of_the_five_rings() {
+    check_regime_grid(
+        "regimes",
+        &[
+            "hotq-spsc",
+            "hotq-spsc stamped",
+            "rtrb",
+            "ringbuf",
+            "omango",
+        ],
+        "**SPSC regimes**: hotq-spsc stamped ÷ the best of rtrb and ringbuf",
+    );
+}
+
+/// The MPMC regime grid: the same cells with hotq-mpmc's `Queue`,
+/// `ArrayQueue` and lfqueue, its goals against the best of the two peers.
+#[test]
+fn the_mpmc_regime_grid_runs_every_cell_of_the_three_queues() {
+    check_regime_grid(
+        "mpmc-regimes",
+        &["hotq-mpmc", "ArrayQueue", "lfqueue"],
+        "**MPMC regimes**: hotq-mpmc ÷ the best of ArrayQueue and lfqueue",
     );
 }

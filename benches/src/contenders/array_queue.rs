@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use crossbeam_queue::ArrayQueue as Queue;
 
-use crate::channel::{Channel, Kind, Shared};
+use crate::channel::{Channel, Kind, Shared, TryChannel};
 use crate::wait::until;
 
 /// `crossbeam_queue::ArrayQueue<u64>`.
@@ -32,3 +32,14 @@ impl Channel for ArrayQueue {
 }
 
 impl Shared for ArrayQueue {}
+
+impl TryChannel for ArrayQueue {
+    #[inline]
+    fn try_send(tx: &mut Self::Tx, v: u64) -> Result<(), u64> {
+        tx.push(v)
+    }
+    #[inline]
+    fn try_recv(rx: &mut Self::Rx) -> Option<u64> {
+        rx.pop()
+    }
+}

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use crate::channel::{Channel, Kind, Shared};
+use crate::channel::{Channel, Kind, Shared, TryChannel};
 use crate::wait::until;
 
 /// `hotq_mpmc::Queue<u64>`.
@@ -30,3 +30,14 @@ impl Channel for HotqMpmc {
 }
 
 impl Shared for HotqMpmc {}
+
+impl TryChannel for HotqMpmc {
+    #[inline]
+    fn try_send(tx: &mut Self::Tx, v: u64) -> Result<(), u64> {
+        tx.push(v)
+    }
+    #[inline]
+    fn try_recv(rx: &mut Self::Rx) -> Option<u64> {
+        rx.pop()
+    }
+}

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use lfqueue::AllocBoundedQueue;
 
-use crate::channel::{Channel, Kind, Shared};
+use crate::channel::{Channel, Kind, Shared, TryChannel};
 use crate::wait::until;
 
 /// `lfqueue::AllocBoundedQueue<u64>`.
@@ -34,3 +34,14 @@ impl Channel for Lfqueue {
 }
 
 impl Shared for Lfqueue {}
+
+impl TryChannel for Lfqueue {
+    #[inline]
+    fn try_send(tx: &mut Self::Tx, v: u64) -> Result<(), u64> {
+        tx.enqueue(v)
+    }
+    #[inline]
+    fn try_recv(rx: &mut Self::Rx) -> Option<u64> {
+        rx.dequeue()
+    }
+}

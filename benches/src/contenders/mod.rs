@@ -80,8 +80,16 @@ pub fn each_try_spsc(v: &mut impl TryVisitor) {
     v.visit::<Omango>();
 }
 
+/// Every MPMC queue with try calls of its own: hotq-mpmc's `Queue` and the
+/// MPMC peers issue 37 §2 holds it to (the MPMC regime grid's queues).
+pub fn each_try_mpmc(v: &mut impl TryVisitor) {
+    v.visit::<HotqMpmc>();
+    v.visit::<ArrayQueue>();
+    v.visit::<Lfqueue>();
+}
+
 /// Something done with each [`TryChannel`] contender
-/// ([`each_try_spsc`]).
+/// ([`each_try_spsc`], [`each_try_mpmc`]).
 pub trait TryVisitor {
     /// Called once per contender.
     fn visit<C: TryChannel>(&mut self);

@@ -39,7 +39,8 @@ pub use request::{Request, SOURCE};
 pub use runner::{configure, enabled, run, stop_all};
 pub use runs::{asynchronous, flow, mpmc, mpsc, regime, round_trip, spsc, tasks, topology};
 pub use serve::{
-    serve, serve_async, serve_flow, serve_mpsc, serve_ring, serve_shared, serve_tasks, serve_try,
+    serve, serve_async, serve_flow, serve_mpsc, serve_ring, serve_shared, serve_shared_try,
+    serve_tasks, serve_try,
 };
 
 /// The environment variable that names the folder of the contender

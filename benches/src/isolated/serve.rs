@@ -31,6 +31,15 @@ pub fn serve_try<C: TryChannel>() {
     })
 }
 
+/// [`serve_shared`] for a queue with try calls of its own: regime runs
+/// too.
+pub fn serve_shared_try<C: Shared + TryChannel>() {
+    answer(C::NAME, |request| match request {
+        Request::Regime { regime: r, items } => Ok(regime::throughput::<C>(items, r).into()),
+        other => shared::<C>(other),
+    })
+}
+
 /// [`serve`] for a channel whose sender alone can be cloned: runs with
 /// several producers and one consumer too.
 pub fn serve_mpsc<C: Channel<Tx: Clone>>() {
@@ -47,7 +56,12 @@ pub fn serve_mpsc<C: Channel<Tx: Clone>>() {
 /// [`serve`] for a contender whose ends can be cloned: MPSC and MPMC runs
 /// too.
 pub fn serve_shared<C: Shared>() {
-    answer(C::NAME, |request| match request {
+    answer(C::NAME, shared::<C>)
+}
+
+/// What [`serve_shared`] answers.
+fn shared<C: Shared>(request: Request) -> Result<Measured, String> {
+    match request {
         Request::Mpmc {
             producers,
             consumers,
@@ -60,7 +74,7 @@ pub fn serve_shared<C: Shared>() {
             items,
         } => Ok(mpmc::throughput_mpsc::<C>(producers, items, capacity).into()),
         other => every::<C>(other),
-    })
+    }
 }
 
 /// The runs every contender serves, SPSC throughput and the round trip;

@@ -86,7 +86,10 @@ pub fn run(o: &Options) -> Vec<Pending> {
         channels::suite(o, &mut out);
     }
     if o.runs(Suite::Regimes) {
-        regimes::suite(o, &mut out);
+        regimes::suite(o, &regimes::SPSC, &mut out);
+    }
+    if o.runs(Suite::MpmcRegimes) {
+        regimes::suite(o, &regimes::MPMC, &mut out);
     }
     out
 }

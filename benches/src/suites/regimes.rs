@@ -1,8 +1,10 @@
-//! The SPSC regime grid (`--suite regimes`, not in `all`): hotq-spsc, rtrb,
-//! ringbuf and omango through their own try calls, in every cell of work per item
-//! on each side × the caller's wait loop × capacity. 144 workloads of
-//! four rings: give it time (`--time 900 --rounds 6`, about 16 minutes
-//! here).
+//! The regime grids (`--suite regimes` and `--suite mpmc-regimes`, not in
+//! `all`): each queue through its own try calls, in every cell of work per
+//! item on each side × the caller's wait loop × capacity, one producer and
+//! one consumer. The SPSC grid runs hotq-spsc's two rings, rtrb, ringbuf
+//! and omango; the MPMC grid hotq-mpmc's `Queue`, `ArrayQueue` and
+//! lfqueue (issue 37 §2). 144 workloads each: give them time (`--time 900
+//! --rounds 6`, about 16 minutes here for the SPSC grid).
 
 use crate::channel::TryChannel;
 use crate::cli::Options;
@@ -12,8 +14,49 @@ use crate::results::Unit;
 use crate::rounds::{Entry, Pending, workload};
 use crate::workloads::regime::{Regime, WaitLoop};
 
-/// The suite's name in the report.
-pub const SUITE: &str = "SPSC regimes";
+/// One regime grid: which queues run it, and whose cells its goals judge.
+#[derive(Debug)]
+pub struct Grid {
+    /// The suite's name in the report.
+    pub suite: &'static str,
+    /// The kind of queue it compares, `SPSC` or `MPMC`.
+    pub kind: &'static str,
+    /// What each workload's name starts with (`regime cap 64, ...`).
+    pub prefix: &'static str,
+    /// The contender each cell's goal judges.
+    pub ours: &'static str,
+    /// The peers it is held to: each cell's goal compares against the
+    /// best of them.
+    pub peers: &'static [&'static str],
+    /// Its queues.
+    rings: fn(&mut Cell),
+}
+
+/// The SPSC grid: hotq-spsc's ring for single items (`hotq_spsc::stamped`)
+/// against the best of rtrb and ringbuf, the peers issue 37 §2 names
+/// (omango runs beside them, in the grid's summary line).
+pub const SPSC: Grid = Grid {
+    suite: "SPSC regimes",
+    kind: "SPSC",
+    prefix: "regime",
+    ours: "hotq-spsc stamped",
+    peers: &["rtrb", "ringbuf"],
+    rings: |c| contenders::each_try_spsc(c),
+};
+
+/// The MPMC grid: hotq-mpmc's `Queue` against the best of `ArrayQueue`
+/// and lfqueue, with one producer and one consumer.
+pub const MPMC: Grid = Grid {
+    suite: "MPMC regimes",
+    kind: "MPMC",
+    prefix: "mpmc regime",
+    ours: "hotq-mpmc",
+    peers: &["ArrayQueue", "lfqueue"],
+    rings: |c| contenders::each_try_mpmc(c),
+};
+
+/// Both grids.
+pub const GRIDS: [&Grid; 2] = [&SPSC, &MPMC];
 
 /// Steps of work per item on each side.
 pub const WORK: [u32; 4] = [0, 1, 4, 16];
@@ -21,10 +64,11 @@ pub const WORK: [u32; 4] = [0, 1, 4, 16];
 /// The capacities.
 pub const CAPACITIES: [usize; 3] = [64, 1024, 65536];
 
-/// The workload name of cell `r`.
-pub fn name(r: &Regime) -> String {
+/// The workload name of `grid`'s cell `r`.
+pub fn name(grid: &Grid, r: &Regime) -> String {
     format!(
-        "regime cap {}, {}, work {}/{}",
+        "{} cap {}, {}, work {}/{}",
+        grid.prefix,
         r.capacity,
         r.wait.label(),
         r.producer_work,
@@ -52,37 +96,40 @@ pub fn cells() -> Vec<Regime> {
     v
 }
 
-/// The suite's workloads, into `out`.
-pub fn suite(o: &Options, out: &mut Vec<Pending>) {
-    struct Cell {
-        regime: Regime,
-        entries: Vec<Entry>,
+/// One cell's entries, one per queue of the grid.
+pub struct Cell {
+    regime: Regime,
+    entries: Vec<Entry>,
+}
+
+impl TryVisitor for Cell {
+    fn visit<C: TryChannel>(&mut self) {
+        let r = self.regime;
+        self.entries
+            .push(Entry::new(C::NAME, C::KIND, move |items| {
+                isolated::regime::<C>(items, r).into()
+            }));
     }
-    impl TryVisitor for Cell {
-        fn visit<C: TryChannel>(&mut self) {
-            let r = self.regime;
-            self.entries
-                .push(Entry::new(C::NAME, C::KIND, move |items| {
-                    isolated::regime::<C>(items, r).into()
-                }));
-        }
-    }
+}
+
+/// `grid`'s workloads, into `out`.
+pub fn suite(o: &Options, grid: &Grid, out: &mut Vec<Pending>) {
     for regime in cells() {
         let mut v = Cell {
             regime,
             entries: Vec::new(),
         };
-        contenders::each_try_spsc(&mut v);
+        (grid.rings)(&mut v);
         let params = format!(
-            "1 producer, 1 consumer, u64 items one at a time through each ring's own try calls, capacity {}; {} steps of work before each send, {} after each receive; on a failed try: {}",
+            "1 producer, 1 consumer, u64 items one at a time through each queue's own try calls, capacity {}; {} steps of work before each send, {} after each receive; on a failed try: {}",
             regime.capacity,
             regime.producer_work,
             regime.consumer_work,
             regime.wait.label()
         );
         out.push(workload(
-            SUITE,
-            name(&regime),
+            grid.suite,
+            name(grid, &regime),
             params,
             Unit::MItemsPerSec,
             o.plan(o.items),

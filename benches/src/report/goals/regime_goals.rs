@@ -1,39 +1,43 @@
-//! The regime grid's goals (issue 37 §2): in every cell, hotq-spsc's ring
-//! for single items (`hotq_spsc::stamped`) at least as fast as the best of
-//! rtrb and ringbuf in that cell, the peers the issue names. omango, the
-//! grid's third peer, is compared in the grid's summary line
-//! ([`against_omango`]), not in a goal.
+//! The regime grids' goals (issue 37 §2): in every cell, our queue at
+//! least as fast as the best of the peers its grid names
+//! ([`regimes::Grid`]): hotq-spsc's ring for single items
+//! (`hotq_spsc::stamped`) against rtrb and ringbuf, hotq-mpmc's `Queue`
+//! against `ArrayQueue` and lfqueue. omango, the SPSC grid's third peer,
+//! is compared in the grid's summary line ([`against_omango`]), not in a
+//! goal.
 
 use super::evidence::Evidence;
 use super::goal::{Goal, goal};
 use super::lookup::{best, per_round};
 use crate::results::Workload;
-use crate::suites::regimes::SUITE;
+use crate::suites::regimes::{self, GRIDS};
 
-/// One goal per cell of the grid that ran.
+/// One goal per cell of each grid that ran.
 pub(super) fn regimes(ws: &[Workload], goals: &mut Vec<Goal>) {
-    for w in ws.iter().filter(|w| w.suite == SUITE) {
-        if let Some(peer) = best(w, &["rtrb", "ringbuf"]) {
-            goals.push(goal(
-                format!("{}: {OURS} ÷ best SPSC peer ({peer}), per round", w.name),
-                true,
-                1.0,
-                per_round(w, OURS, peer),
-            ));
+    for grid in GRIDS {
+        for w in ws.iter().filter(|w| w.suite == grid.suite) {
+            if let Some(peer) = best(w, grid.peers) {
+                goals.push(goal(
+                    format!(
+                        "{}: {} ÷ best {} peer ({peer}), per round",
+                        w.name, grid.ours, grid.kind
+                    ),
+                    true,
+                    1.0,
+                    per_round(w, grid.ours, peer),
+                ));
+            }
         }
     }
 }
 
-/// The ring whose cells the goals judge: hotq-spsc's ring for single
-/// items.
-pub const OURS: &str = "hotq-spsc stamped";
-
-/// Each cell's median per-round ratio of [`OURS`] to omango, where both
-/// ran: for the grid's summary line.
+/// Each SPSC cell's median per-round ratio of hotq-spsc's ring to omango,
+/// where both ran: for the SPSC grid's summary line.
 pub fn against_omango(ws: &[Workload]) -> Vec<f64> {
+    let grid = &regimes::SPSC;
     ws.iter()
-        .filter(|w| w.suite == SUITE)
-        .filter_map(|w| match per_round(w, OURS, "omango")? {
+        .filter(|w| w.suite == grid.suite)
+        .filter_map(|w| match per_round(w, grid.ours, "omango")? {
             Evidence::PerRound { mut ratios, .. } => {
                 ratios.sort_by(f64::total_cmp);
                 ratios.get(ratios.len() / 2).copied()

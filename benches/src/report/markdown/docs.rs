@@ -13,6 +13,7 @@ use crate::report::goals::{self, BUSY};
 use crate::report::header::Header;
 use crate::report::stats::{self, RowStats, WorkloadStats};
 use crate::results::{Unit, Workload};
+use crate::suites::regimes::GRIDS;
 use crate::summary::Summary;
 
 /// The tables of docs/performance.md (and README-tables.md): the goals,
@@ -67,8 +68,8 @@ pub fn docs(h: &Header, workloads: &[Workload]) -> String {
         }
     }
     for suite in suites {
-        if suite == crate::suites::regimes::SUITE {
-            let _ = writeln!(s, "{}", grid(&goals, workloads));
+        if let Some(g) = GRIDS.iter().find(|g| g.suite == suite) {
+            let _ = writeln!(s, "{}", grid(g, &goals, workloads));
             continue;
         }
         let ws: Vec<&Workload> = workloads.iter().filter(|w| w.suite == suite).collect();

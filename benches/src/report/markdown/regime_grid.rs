@@ -1,27 +1,33 @@
-//! The regime grid's goals as grids (one per capacity and wait loop:
+//! A regime grid's goals as grids (one per capacity and wait loop:
 //! producer work down, consumer work across), where the goals table would
-//! list 144 rows: each cell is hotq-spsc's ring for single items ÷ the
-//! best of rtrb and ringbuf, with its verdict (✓ met, ✗ missed, ?
+//! list 144 rows: each cell is our queue ÷ the best of the grid's peers
+//! (hotq-spsc's ring for single items ÷ rtrb and ringbuf, hotq-mpmc ÷
+//! `ArrayQueue` and lfqueue), with its verdict (✓ met, ✗ missed, ?
 //! undecided).
 
 use std::fmt::Write;
 
-use crate::report::goals::regime_goals::{OURS, against_omango};
+use crate::report::goals::regime_goals::against_omango;
 use crate::report::goals::{Goal, Verdict};
 use crate::results::Workload;
-use crate::suites::regimes::{self, CAPACITIES, WORK};
-use crate::workloads::regime::WaitLoop;
+use crate::suites::regimes::{self, CAPACITIES, GRIDS, Grid, WORK};
+use crate::workloads::regime::{Regime, WaitLoop};
 
-/// Whether `g` is one of the grid's goals.
-pub fn is_grid_goal(g: &Goal) -> bool {
-    g.what.starts_with("regime cap ")
+/// Whether `g` is one of `grid`'s goals.
+fn in_grid(grid: &Grid, g: &Goal) -> bool {
+    g.what.starts_with(&format!("{} cap ", grid.prefix))
 }
 
-/// The grids of `goals`' regime cells (empty when none ran), with a
-/// count of the verdicts, the median cell, and how the same ring fares
-/// against omango in `workloads`' cells.
-pub fn grid(goals: &[Goal], workloads: &[Workload]) -> String {
-    let cells: Vec<&Goal> = goals.iter().filter(|g| is_grid_goal(g)).collect();
+/// Whether `g` is one of a regime grid's goals.
+pub fn is_grid_goal(g: &Goal) -> bool {
+    GRIDS.iter().any(|grid| in_grid(grid, g))
+}
+
+/// The tables of `grid`'s cells among `goals` (empty when none ran), with
+/// a count of the verdicts, the median cell, and, for the SPSC grid, how
+/// the same ring fares against omango in `workloads`' cells.
+pub fn grid(grid: &Grid, goals: &[Goal], workloads: &[Workload]) -> String {
+    let cells: Vec<&Goal> = goals.iter().filter(|g| in_grid(grid, g)).collect();
     if cells.is_empty() {
         return String::new();
     }
@@ -32,21 +38,31 @@ pub fn grid(goals: &[Goal], workloads: &[Workload]) -> String {
         .filter_map(|g| g.measured.map(|m| m.median))
         .collect();
     medians.sort_by(f64::total_cmp);
-    let mut omango = against_omango(workloads);
-    omango.sort_by(f64::total_cmp);
     let median = |v: &[f64]| v.get(v.len() / 2).map_or("—".into(), |m| format!("{m:.2}"));
-    let _ = writeln!(
+    let _ = write!(
         s,
-        "**SPSC regimes**: {OURS} ÷ the best of rtrb and ringbuf in each cell (median of per-round ratios; ✓ met ≥ 1.0, ✗ missed, ? undecided). {} cells: {} met, {} missed, {} undecided; the median cell {}. Against omango: {} of {} cells ≥ 1.0, the median cell {}.\n",
+        "**{}**: {} ÷ the best of {} in each cell (median of per-round ratios; ✓ met ≥ 1.0, ✗ missed, ? undecided). {} cells: {} met, {} missed, {} undecided; the median cell {}.",
+        grid.suite,
+        grid.ours,
+        grid.peers.join(" and "),
         cells.len(),
         count(Verdict::Met),
         count(Verdict::Missed),
         count(Verdict::Undecided),
         median(&medians),
-        omango.iter().filter(|r| **r >= 1.0).count(),
-        omango.len(),
-        median(&omango),
     );
+    let mut omango = against_omango(workloads);
+    omango.sort_by(f64::total_cmp);
+    if grid.suite == regimes::SPSC.suite && !omango.is_empty() {
+        let _ = write!(
+            s,
+            " Against omango: {} of {} cells ≥ 1.0, the median cell {}.",
+            omango.iter().filter(|r| **r >= 1.0).count(),
+            omango.len(),
+            median(&omango),
+        );
+    }
+    let _ = writeln!(s, "\n");
     for capacity in CAPACITIES {
         for wait in WaitLoop::ALL {
             let _ = writeln!(
@@ -61,12 +77,15 @@ pub fn grid(goals: &[Goal], workloads: &[Workload]) -> String {
                 let row: Vec<String> = WORK
                     .iter()
                     .map(|&consumer_work| {
-                        let name = regimes::name(&crate::workloads::regime::Regime {
-                            producer_work,
-                            consumer_work,
-                            wait,
-                            capacity,
-                        });
+                        let name = regimes::name(
+                            grid,
+                            &Regime {
+                                producer_work,
+                                consumer_work,
+                                wait,
+                                capacity,
+                            },
+                        );
                         cells
                             .iter()
                             .find(|g| g.what.starts_with(&format!("{name}:")))

@@ -13,6 +13,7 @@ use crate::report::goals;
 use crate::report::header::Header;
 use crate::report::stats;
 use crate::results::Workload;
+use crate::suites::regimes::GRIDS;
 
 /// The full report.
 pub fn report(h: &Header, workloads: &[Workload], plots: &[String]) -> String {
@@ -23,9 +24,11 @@ pub fn report(h: &Header, workloads: &[Workload], plots: &[String]) -> String {
     if !goals.is_empty() {
         let _ = writeln!(s, "## goals\n\n{}", goals_table(&goals));
     }
-    let regimes = grid(&goals, workloads);
-    if !regimes.is_empty() {
-        let _ = writeln!(s, "## the SPSC regime grid\n\n{regimes}");
+    for g in GRIDS {
+        let tables = grid(g, &goals, workloads);
+        if !tables.is_empty() {
+            let _ = writeln!(s, "## the {} regime grid\n\n{tables}", g.kind);
+        }
     }
     let mut suite = "";
     for w in workloads {
