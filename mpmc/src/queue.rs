@@ -106,6 +106,19 @@ pub(crate) use batch::FrontDrain;
 /// 1.02–1.12 (docs/performance.md, "The goals still missed").
 const PREFETCH_BYTES: usize = 2048;
 
+/// The largest ring, in bytes of slots, whose consumers prefetch. Beyond
+/// it the prefetch cost more than it gave: with one producer and one
+/// consumer in the report's regime loop (`--suite mpmc-regimes`), the
+/// contender binary driven by hand, three interleaved passes of 2M `u64`s
+/// each (2026-12-06 07:10 UTC, the quiet VM), M items/s with ÷ without:
+/// where the producer's work is the bottleneck (16 steps of producer work,
+/// 1 of consumer work) 15.6–20.4 ÷ 27.3–28.3 at 16,384 slots (256 KiB)
+/// and 65,536 (1 MiB), level at 1,024 and 4,096 (16 and 64 KiB); where
+/// the consumer keeps up or falls behind, 54–68 ÷ 45–54 at 1,024, and
+/// level or worse beyond 64 KiB (docs/performance.md, "The MPMC regime
+/// grid").
+const PREFETCH_RING_BYTES: usize = 64 * 1024;
+
 /// How far [`Queue::close`] moves `tail` (see the module docs, "Closing"): a
 /// quarter of the range of positions, a multiple of every `one_lap` (a
 /// slot takes at least the stamp's bytes, so `one_lap` is at most a
@@ -891,11 +904,14 @@ impl<T> Queue<T> {
     /// After a pop of `head`: prefetches the slot [`PREFETCH_BYTES`] on, which
     /// a producer's core most likely wrote a while ago when the queue runs
     /// full. A hint: it may also fetch a slot still empty (a queue holding
-    /// fewer items), which costs the producer that writes it one line.
+    /// fewer items), which costs the producer that writes it one line; in
+    /// a ring of more than [`PREFETCH_RING_BYTES`] that cost more than the
+    /// prefetch gave, and it is left out.
     #[inline(always)]
     fn prefetch_ahead(&self, head: Position) {
-        let ahead = (PREFETCH_BYTES / size_of::<Slot<T>>().max(1)).max(1);
-        if ahead < self.capacity {
+        let size = size_of::<Slot<T>>().max(1);
+        let ahead = (PREFETCH_BYTES / size).max(1);
+        if ahead < self.capacity && self.capacity <= PREFETCH_RING_BYTES / size {
             let mut index = self.index(head) + ahead;
             if index >= self.capacity {
                 index -= self.capacity;
