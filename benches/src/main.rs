@@ -242,8 +242,6 @@ fn run_here(o: &Options, say: bool) -> Vec<hotq_benches::results::Workload> {
     workloads
 }
 
-/// The try paths' instruction counts, where callgrind runs here (a few
-/// seconds per queue; they do not depend on the machine's load).
 /// The folder of the contender binaries (`isolated`): `$HOTQ_CONTENDER_DIR`
 /// where it is set (a worker, or a test that cargo built them for), else
 /// this binary's own, after `cargo build --bins` with this binary's
@@ -296,6 +294,8 @@ fn contender_dir(say: bool) -> Result<PathBuf, String> {
     }
 }
 
+/// The try paths' instruction counts, where callgrind runs here (a few
+/// seconds per queue; they do not depend on the machine's load).
 fn count_instructions(say: bool) -> Vec<(String, f64)> {
     use hotq_benches::instructions;
     let exe = match std::env::current_exe() {

@@ -61,6 +61,30 @@ pub fn worker_out(out: &Path, i: usize) -> PathBuf {
     out.join("processes").join(i.to_string())
 }
 
+/// The report binary's path, for its workers. The `cargo build --bins`
+/// that brings the contender binaries up to date relinks the report too
+/// when an earlier build (a `cargo test` of one crate, with other
+/// features) left it behind; Linux then names the running file
+/// `PATH (deleted)`, and the workers run the new file at `PATH`, built from
+/// the same sources as the contender binaries it checked.
+fn report_exe() -> Result<PathBuf, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find the report binary: {e}"))?;
+    if exe.exists() {
+        return Ok(exe);
+    }
+    let relinked = exe
+        .to_str()
+        .and_then(|p| p.strip_suffix(" (deleted)"))
+        .map(PathBuf::from)
+        .filter(|p| p.exists());
+    relinked.ok_or_else(|| {
+        format!(
+            "the report binary {} is gone (rebuilt or removed while it ran): run it again",
+            exe.display()
+        )
+    })
+}
+
 /// Runs `n` workers one after the other (the report's own binary, with
 /// `args`, and `env` added to its environment) and returns their
 /// workloads, each round marked with the process that ran it. `before(i)`
@@ -72,7 +96,7 @@ pub fn run(
     out: &Path,
     mut before: impl FnMut(usize),
 ) -> Result<Vec<Workload>, String> {
-    let exe = std::env::current_exe().map_err(|e| format!("cannot find the report binary: {e}"))?;
+    let exe = report_exe()?;
     let mut all: Option<Vec<Workload>> = None;
     for i in 0..n {
         let dir = worker_out(out, i);
