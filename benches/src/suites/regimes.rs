@@ -28,6 +28,9 @@ pub struct Grid {
     /// The peers it is held to: each cell's goal compares against the
     /// best of them.
     pub peers: &'static [&'static str],
+    /// A peer that runs beside them and is compared in the grid's summary
+    /// line, not in a goal.
+    pub beside: Option<&'static str>,
     /// Its queues.
     rings: fn(&mut Cell),
 }
@@ -41,6 +44,7 @@ pub const SPSC: Grid = Grid {
     prefix: "regime",
     ours: "hotq-spsc stamped",
     peers: &["rtrb", "ringbuf"],
+    beside: Some("omango"),
     rings: |c| contenders::each_try_spsc(c),
 };
 
@@ -52,6 +56,7 @@ pub const MPMC: Grid = Grid {
     prefix: "mpmc regime",
     ours: "hotq-mpmc",
     peers: &["ArrayQueue", "lfqueue"],
+    beside: None,
     rings: |c| contenders::each_try_mpmc(c),
 };
 
@@ -97,7 +102,7 @@ pub fn cells() -> Vec<Regime> {
 }
 
 /// One cell's entries, one per queue of the grid.
-pub struct Cell {
+struct Cell {
     regime: Regime,
     entries: Vec<Entry>,
 }

@@ -1,16 +1,16 @@
 //! The regime grids' goals (issue 37 §2): in every cell, our queue at
 //! least as fast as the best of the peers its grid names
-//! ([`regimes::Grid`]): hotq-spsc's ring for single items
+//! ([`Grid`]): hotq-spsc's ring for single items
 //! (`hotq_spsc::stamped`) against rtrb and ringbuf, hotq-mpmc's `Queue`
 //! against `ArrayQueue` and lfqueue. omango, the SPSC grid's third peer,
-//! is compared in the grid's summary line ([`against_omango`]), not in a
+//! is compared in the grid's summary line ([`against_beside`]), not in a
 //! goal.
 
 use super::evidence::Evidence;
 use super::goal::{Goal, goal};
 use super::lookup::{best, per_round};
 use crate::results::Workload;
-use crate::suites::regimes::{self, GRIDS};
+use crate::suites::regimes::{GRIDS, Grid};
 
 /// One goal per cell of each grid that ran.
 pub(super) fn regimes(ws: &[Workload], goals: &mut Vec<Goal>) {
@@ -31,13 +31,16 @@ pub(super) fn regimes(ws: &[Workload], goals: &mut Vec<Goal>) {
     }
 }
 
-/// Each SPSC cell's median per-round ratio of hotq-spsc's ring to omango,
-/// where both ran: for the SPSC grid's summary line.
-pub fn against_omango(ws: &[Workload]) -> Vec<f64> {
-    let grid = &regimes::SPSC;
+/// Each of `grid`'s cells' median per-round ratio of its queue to the
+/// peer that runs beside the others ([`Grid::beside`]), where both ran:
+/// for the grid's summary line. Empty when the grid has no such peer.
+pub fn against_beside(grid: &Grid, ws: &[Workload]) -> Vec<f64> {
+    let Some(beside) = grid.beside else {
+        return Vec::new();
+    };
     ws.iter()
         .filter(|w| w.suite == grid.suite)
-        .filter_map(|w| match per_round(w, grid.ours, "omango")? {
+        .filter_map(|w| match per_round(w, grid.ours, beside)? {
             Evidence::PerRound { mut ratios, .. } => {
                 ratios.sort_by(f64::total_cmp);
                 ratios.get(ratios.len() / 2).copied()

@@ -7,7 +7,7 @@
 
 use std::fmt::Write;
 
-use crate::report::goals::regime_goals::against_omango;
+use crate::report::goals::regime_goals::against_beside;
 use crate::report::goals::{Goal, Verdict};
 use crate::results::Workload;
 use crate::suites::regimes::{self, CAPACITIES, GRIDS, Grid, WORK};
@@ -24,8 +24,9 @@ pub fn is_grid_goal(g: &Goal) -> bool {
 }
 
 /// The tables of `grid`'s cells among `goals` (empty when none ran), with
-/// a count of the verdicts, the median cell, and, for the SPSC grid, how
-/// the same ring fares against omango in `workloads`' cells.
+/// a count of the verdicts, the median cell, and how the same queue fares
+/// against the grid's peer beside the others ([`Grid::beside`]) in
+/// `workloads`' cells.
 pub fn grid(grid: &Grid, goals: &[Goal], workloads: &[Workload]) -> String {
     let cells: Vec<&Goal> = goals.iter().filter(|g| in_grid(grid, g)).collect();
     if cells.is_empty() {
@@ -51,15 +52,15 @@ pub fn grid(grid: &Grid, goals: &[Goal], workloads: &[Workload]) -> String {
         count(Verdict::Undecided),
         median(&medians),
     );
-    let mut omango = against_omango(workloads);
-    omango.sort_by(f64::total_cmp);
-    if grid.suite == regimes::SPSC.suite && !omango.is_empty() {
+    let mut beside = against_beside(grid, workloads);
+    beside.sort_by(f64::total_cmp);
+    if let (Some(peer), false) = (grid.beside, beside.is_empty()) {
         let _ = write!(
             s,
-            " Against omango: {} of {} cells ≥ 1.0, the median cell {}.",
-            omango.iter().filter(|r| **r >= 1.0).count(),
-            omango.len(),
-            median(&omango),
+            " Against {peer}: {} of {} cells ≥ 1.0, the median cell {}.",
+            beside.iter().filter(|r| **r >= 1.0).count(),
+            beside.len(),
+            median(&beside),
         );
     }
     let _ = writeln!(s, "\n");
