@@ -44,6 +44,7 @@ use hotq_benches::channel::{Channel, Kind, TryChannel};
 use hotq_benches::contenders::{HotqSpsc, HotqSpscStamped, Omango, Ringbuf, Rtrb};
 use hotq_benches::wait::until;
 use hotq_benches::workloads::regime::{Regime, WaitLoop, throughput};
+use hotq_benches::workloads::spsc::Ops;
 
 /// One `u64` and its stamp.
 struct Slot {
@@ -453,6 +454,7 @@ fn main() {
             consumer_work: c,
             wait: WaitLoop::SpinThenYield,
             capacity,
+            ops: Ops::Single,
         };
         let mut figures: Vec<Vec<f64>> = vec![Vec::new(); RINGS.len()];
         for _ in 0..rounds {

@@ -32,6 +32,8 @@ pub enum Suite {
     /// The SPSC regime grid (`regimes.rs`): only when asked for, it is
     /// not part of `all` (144 workloads).
     Regimes,
+    /// The SPSC batch regime grid (`regimes.rs`), as [`Suite::Regimes`].
+    BatchRegimes,
     /// The MPMC regime grid (`regimes.rs`), as [`Suite::Regimes`].
     MpmcRegimes,
     /// All of them but the regime grids.
@@ -116,7 +118,8 @@ pub const DEFAULT_PROCESSES: usize = 3;
 
 /// The usage text.
 pub const USAGE: &str = "\
-usage: report [--suite spsc|mpmc|disruptor|waiting|channels|regimes|all] [--rounds N]
+usage: report [--suite spsc|mpmc|disruptor|waiting|channels|all|regimes|
+                      batch-regimes|mpmc-regimes] [--rounds N]
               [--goal-rounds N] [--items N] [--time S] [--quick] [--out DIR]
               [--readme README.md] [--docs docs/performance.md] [--no-pin]
               [--processes N] [--in-process] [--quiet | --verbose]
@@ -126,8 +129,10 @@ usage: report [--suite spsc|mpmc|disruptor|waiting|channels|regimes|all] [--roun
   then a short summary of the goals' verdicts; the full tables go to
   DIR/report.md (with report.json, README-tables.md and the SVG plots).
 
-  --suite    which workloads (default all; `regimes`, the SPSC regime grid of
-             144 workloads, only when named: give it --time 900 --rounds 6)
+  --suite    which workloads (default all; the regime grids of 144 workloads
+             each run only when named: `regimes` (SPSC, single items),
+             `batch-regimes` (SPSC, batches of 16), `mpmc-regimes`; give
+             each --time 900 --rounds 6)
   --rounds   interleaved rounds per workload (default 25; --quick: 2)
   --goal-rounds  rounds of the workloads that decide a goal (default 50, or
              --rounds when given; --quick: 2); they share the same --time
@@ -190,6 +195,7 @@ impl Options {
                         "waiting" => Suite::Waiting,
                         "channels" => Suite::Channels,
                         "regimes" => Suite::Regimes,
+                        "batch-regimes" => Suite::BatchRegimes,
                         "mpmc-regimes" => Suite::MpmcRegimes,
                         "all" => Suite::All,
                         s => return Err(format!("unknown suite `{s}`")),
@@ -303,7 +309,10 @@ impl Options {
 
     /// Whether `suite` is selected.
     pub fn runs(&self, suite: Suite) -> bool {
-        let grid = matches!(suite, Suite::Regimes | Suite::MpmcRegimes);
+        let grid = matches!(
+            suite,
+            Suite::Regimes | Suite::BatchRegimes | Suite::MpmcRegimes
+        );
         self.suite == suite || (self.suite == Suite::All && !grid)
     }
 }
@@ -401,6 +410,9 @@ mod tests {
         assert!(!all.runs(Suite::MpmcRegimes) && !grid.runs(Suite::MpmcRegimes));
         let mpmc = parse("--suite mpmc-regimes").unwrap();
         assert!(mpmc.runs(Suite::MpmcRegimes) && !mpmc.runs(Suite::Regimes));
+        let batch = parse("--suite batch-regimes").unwrap();
+        assert!(batch.runs(Suite::BatchRegimes) && !all.runs(Suite::BatchRegimes));
+        assert!(!batch.runs(Suite::Regimes) && !grid.runs(Suite::BatchRegimes));
         assert!(parse("--rounds 0").unwrap_err().contains("positive"));
         assert!(parse("--time 0").unwrap_err().contains("positive"));
         assert!(parse("--compare a.json").unwrap_err().contains("two"));

@@ -467,7 +467,8 @@ fn ask(file: &str, requests: &[&str]) -> Option<String> {
 /// has one under the name the report starts it by, built from the
 /// report's sources, which runs it: an SPSC request, a batch one where it
 /// has slice calls, an MPMC one where its ends can be cloned, an MPSC one
-/// where its sender can and a regime one where it has try calls, each
+/// where its sender can, a regime one where it has try calls and a batch
+/// regime one where it has both try and slice calls, each
 /// answered with a figure, and a round trip answered with its histogram
 /// of every timed trip; the others refused.
 #[test]
@@ -536,8 +537,10 @@ fn every_contender_has_a_binary_of_its_own_that_answers_its_requests() {
         // std's sync_channel: its sender alone can be cloned.
         let mpsc = shared || name == SyncChannel::NAME;
         assert_eq!(ask("mpsc 2 64 1000").is_some(), mpsc, "{name}");
-        let regime = ask("regime 64 spin-then-yield 1 4 1000");
+        let regime = ask("regime 64 spin-then-yield 1 4 single 1000");
         assert_eq!(regime.is_some(), try_calls, "{name}");
+        let batches = ask("regime 64 spin 4 1 batch:16 1000");
+        assert_eq!(batches.is_some(), try_calls && slices, "{name}");
         assert!(ask("spsc 64 sideways 1000").is_none(), "{name}: took it");
     }
 }
@@ -726,6 +729,18 @@ fn the_regime_grid_runs_every_cell_of_the_five_rings() {
             "omango",
         ],
         "**SPSC regimes**: hotq-spsc stamped ÷ the best of rtrb and ringbuf",
+    );
+}
+
+/// The SPSC batch regime grid: the same cells in batches of 16, with the
+/// three rings that have slice calls, its goals hotq-spsc's `RingBuffer`
+/// against the best of rtrb and ringbuf.
+#[test]
+fn the_batch_regime_grid_runs_every_cell_of_the_rings_with_slices() {
+    check_regime_grid(
+        "batch-regimes",
+        &["hotq-spsc", "rtrb", "ringbuf"],
+        "**SPSC batch regimes**: hotq-spsc ÷ the best of rtrb and ringbuf",
     );
 }
 

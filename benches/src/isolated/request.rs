@@ -26,8 +26,8 @@ pub enum Request {
         items: u64,
     },
     /// `workloads::regime::throughput`: `regime CAPACITY WAIT PRODUCER_WORK
-    /// CONSUMER_WORK ITEMS`, `WAIT` a [`WaitLoop::label`] (a contender with
-    /// try calls only).
+    /// CONSUMER_WORK single|batch:N ITEMS`, `WAIT` a [`WaitLoop::label`] (a
+    /// contender with try calls only; with slice calls too for a batch).
     Regime {
         /// The cell.
         regime: Regime,
@@ -105,14 +105,9 @@ impl Request {
         match *self {
             Request::Spsc {
                 capacity,
-                ops: Ops::Single,
+                ops,
                 items,
-            } => format!("spsc {capacity} single {items}"),
-            Request::Spsc {
-                capacity,
-                ops: Ops::Batch(b),
-                items,
-            } => format!("spsc {capacity} batch:{b} {items}"),
+            } => format!("spsc {capacity} {} {items}", ops_word(ops)),
             Request::Mpmc {
                 producers,
                 consumers,
@@ -145,11 +140,12 @@ impl Request {
                 size,
             } => format!("topology {} {events} {size}", first_word(topology)),
             Request::Regime { regime: r, items } => format!(
-                "regime {} {} {} {} {items}",
+                "regime {} {} {} {} {} {items}",
                 r.capacity,
                 r.wait.label(),
                 r.producer_work,
-                r.consumer_work
+                r.consumer_work,
+                ops_word(r.ops)
             ),
         }
     }
@@ -158,22 +154,23 @@ impl Request {
     pub(crate) fn parse(line: &str) -> Result<Request, String> {
         let bad = || {
             format!(
-                "a request is `spsc CAPACITY single|batch:N ITEMS`, `mpmc PRODUCERS CONSUMERS CAPACITY ITEMS`, `mpsc PRODUCERS CAPACITY ITEMS`, `trip CAPACITY TRIPS`, `async CAPACITY ITEMS`, `topology NAME EVENTS SIZE`, `tasks PRODUCERS CONSUMERS ITEMS CALLS` or `regime CAPACITY WAIT PRODUCER_WORK CONSUMER_WORK ITEMS`, not `{line}`"
+                "a request is `spsc CAPACITY single|batch:N ITEMS`, `mpmc PRODUCERS CONSUMERS CAPACITY ITEMS`, `mpsc PRODUCERS CAPACITY ITEMS`, `trip CAPACITY TRIPS`, `async CAPACITY ITEMS`, `topology NAME EVENTS SIZE`, `tasks PRODUCERS CONSUMERS ITEMS CALLS` or `regime CAPACITY WAIT PRODUCER_WORK CONSUMER_WORK single|batch:N ITEMS`, not `{line}`"
             )
         };
         let n = |s: &str| s.parse::<u64>().map_err(|_| bad());
+        let ops = |s: &str| match s {
+            "single" => Ok(Ops::Single),
+            o => o
+                .strip_prefix("batch:")
+                .and_then(|b| b.parse().ok())
+                .map(Ops::Batch)
+                .ok_or_else(bad),
+        };
         let f: Vec<&str> = line.split_whitespace().collect();
         match f[..] {
-            ["spsc", capacity, ops, items] => Ok(Request::Spsc {
+            ["spsc", capacity, o, items] => Ok(Request::Spsc {
                 capacity: n(capacity)? as usize,
-                ops: match ops {
-                    "single" => Ops::Single,
-                    o => Ops::Batch(
-                        o.strip_prefix("batch:")
-                            .and_then(|b| b.parse().ok())
-                            .ok_or_else(bad)?,
-                    ),
-                },
+                ops: ops(o)?,
                 items: n(items)?,
             }),
             ["mpmc", producers, consumers, capacity, items] => Ok(Request::Mpmc {
@@ -223,6 +220,7 @@ impl Request {
                 wait,
                 producer_work,
                 consumer_work,
+                o,
                 items,
             ] => Ok(Request::Regime {
                 regime: Regime {
@@ -233,11 +231,20 @@ impl Request {
                         .find(|w| w.label() == wait)
                         .ok_or_else(bad)?,
                     capacity: n(capacity)? as usize,
+                    ops: ops(o)?,
                 },
                 items: n(items)?,
             }),
             _ => Err(bad()),
         }
+    }
+}
+
+/// How items go in a request: `single` or `batch:N`.
+fn ops_word(ops: Ops) -> String {
+    match ops {
+        Ops::Single => "single".into(),
+        Ops::Batch(b) => format!("batch:{b}"),
     }
 }
 
@@ -338,8 +345,19 @@ mod tests {
                     consumer_work: 16,
                     wait: WaitLoop::SpinThenYield,
                     capacity: 64,
+                    ops: Ops::Single,
                 },
                 items: 3,
+            },
+            Request::Regime {
+                regime: Regime {
+                    producer_work: 0,
+                    consumer_work: 1,
+                    wait: WaitLoop::Yield,
+                    capacity: 1024,
+                    ops: Ops::Batch(16),
+                },
+                items: 8,
             },
         ] {
             assert_eq!(Request::parse(&r.line()), Ok(r));
@@ -353,7 +371,9 @@ mod tests {
             "async 8 x",
             "topology star 5 1024",
             "tasks 1 1 5 recv_many",
-            "regime 64 sometimes 0 0 5",
+            "regime 64 sometimes 0 0 single 5",
+            "regime 64 spin 0 0 5",
+            "regime 64 spin 0 0 batch:y 5",
             "",
         ] {
             assert!(Request::parse(bad).is_err(), "{bad}");

@@ -26,7 +26,7 @@ pub fn serve<C: Channel>() {
 /// [`serve`] for a ring with try calls of its own: regime runs too.
 pub fn serve_try<C: TryChannel>() {
     answer(C::NAME, |request| match request {
-        Request::Regime { regime: r, items } => Ok(regime::throughput::<C>(items, r).into()),
+        Request::Regime { regime: r, items } => regime_run::<C>(items, r),
         other => every::<C>(other),
     })
 }
@@ -35,9 +35,17 @@ pub fn serve_try<C: TryChannel>() {
 /// too.
 pub fn serve_shared_try<C: Shared + TryChannel>() {
     answer(C::NAME, |request| match request {
-        Request::Regime { regime: r, items } => Ok(regime::throughput::<C>(items, r).into()),
+        Request::Regime { regime: r, items } => regime_run::<C>(items, r),
         other => shared::<C>(other),
     })
+}
+
+/// A regime run of `C`: refused in batches where it has no slice calls.
+fn regime_run<C: TryChannel>(items: u64, r: regime::Regime) -> Result<Measured, String> {
+    match r.ops {
+        Ops::Batch(_) if !C::SLICES => Err("it has no slice calls: no batch regime runs".into()),
+        _ => Ok(regime::throughput::<C>(items, r).into()),
+    }
 }
 
 /// [`serve`] for a channel whose sender alone can be cloned: runs with

@@ -85,11 +85,10 @@ pub fn run(o: &Options) -> Vec<Pending> {
     if o.runs(Suite::Channels) {
         channels::suite(o, &mut out);
     }
-    if o.runs(Suite::Regimes) {
-        regimes::suite(o, &regimes::SPSC, &mut out);
-    }
-    if o.runs(Suite::MpmcRegimes) {
-        regimes::suite(o, &regimes::MPMC, &mut out);
+    for grid in regimes::GRIDS {
+        if o.runs(grid.selected_by) {
+            regimes::suite(o, grid, &mut out);
+        }
     }
     out
 }

@@ -1,5 +1,6 @@
-//! One cell of the SPSC regime grid: the single-item throughput of a ring
-//! under a given work per item on each side, wait loop and capacity. The
+//! One cell of a regime grid: the throughput of a ring under a given work
+//! per item on each side, wait loop and capacity, one item at a time
+//! through its own try calls or in batches through its slice calls. The
 //! report's SPSC suite measures one regime (no work, spin-then-yield, the
 //! same few capacities); a user's program sits somewhere else on the grid,
 //! and a ring that leads in one cell can trail in the next (issue 37 §2:
@@ -11,6 +12,7 @@ use std::time::Instant;
 use crate::channel::TryChannel;
 use crate::wait::SPINS;
 use crate::workloads::pair::pair;
+use crate::workloads::spsc::Ops;
 
 /// How the caller waits after a failed try.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,6 +61,9 @@ pub struct Regime {
     pub wait: WaitLoop,
     /// The ring's capacity.
     pub capacity: usize,
+    /// One item per try call, or batches of up to this many items through
+    /// the ring's slice calls ([`crate::channel::Channel::send_slice`]).
+    pub ops: Ops,
 }
 
 /// `steps` of a fixed dependent computation (a 64-bit LCG step each, its
@@ -78,7 +83,23 @@ pub fn work(mut x: u64, steps: u32) -> u64 {
 /// One round of `items` items in regime `r`; M items/s from the start
 /// signal to the last receive. Checks that every item arrives once, in
 /// order.
+///
+/// # Panics
+///
+/// On a batch regime for a contender without slice calls
+/// ([`crate::channel::Channel::SLICES`]).
 pub fn throughput<C: TryChannel>(items: u64, r: Regime) -> f64 {
+    match r.ops {
+        Ops::Single => single::<C>(items, r),
+        Ops::Batch(b) => {
+            assert!(C::SLICES, "{} has no slice calls: no batch regime", C::NAME);
+            batches::<C>(items, r, b.max(1))
+        }
+    }
+}
+
+/// One item at a time, through the ring's own try calls.
+fn single<C: TryChannel>(items: u64, r: Regime) -> f64 {
     let (mut tx, mut rx) = C::with_capacity(r.capacity);
     let elapsed = pair(
         1,
@@ -114,6 +135,71 @@ pub fn throughput<C: TryChannel>(items: u64, r: Regime) -> f64 {
                 assert_eq!(v, i, "{}: lost, duplicated or reordered an item", C::NAME);
                 if r.consumer_work > 0 {
                     acc = work(acc ^ v, r.consumer_work);
+                }
+            }
+            black_box(acc);
+            t0.elapsed()
+        },
+    );
+    items as f64 / elapsed.as_secs_f64() / 1e6
+}
+
+/// Batches of up to `b` items: the producer works out `b` items, then
+/// sends them through `send_slice` (what it cannot place now it offers
+/// again after a wait); the consumer takes up to `b` at a time through
+/// `recv_slice`, then works on each. A wait starts only when a call moved
+/// nothing.
+fn batches<C: TryChannel>(items: u64, r: Regime, b: usize) -> f64 {
+    let (mut tx, mut rx) = C::with_capacity(r.capacity);
+    let elapsed = pair(
+        1,
+        move || {
+            let (mut acc, mut buf, mut next) = (0u64, vec![0u64; b], 0u64);
+            while next < items {
+                let n = (items - next).min(b as u64) as usize;
+                for (slot, i) in buf[..n].iter_mut().zip(next..) {
+                    if r.producer_work > 0 {
+                        acc = work(acc ^ i, r.producer_work);
+                    }
+                    *slot = i;
+                }
+                let (mut sent, mut tries) = (0, 0);
+                while sent < n {
+                    match C::send_slice(&mut tx, &buf[sent..n]) {
+                        0 => {
+                            r.wait.wait(tries);
+                            tries = tries.saturating_add(1);
+                        }
+                        k => (sent, tries) = (sent + k, 0),
+                    }
+                }
+                next += n as u64;
+            }
+            black_box(acc);
+        },
+        move || {
+            let t0 = Instant::now();
+            let (mut acc, mut buf, mut next, mut tries) = (0u64, vec![0u64; b], 0u64, 0);
+            while next < items {
+                let want = (items - next).min(b as u64) as usize;
+                let k = C::recv_slice(&mut rx, &mut buf[..want]);
+                if k == 0 {
+                    r.wait.wait(tries);
+                    tries = tries.saturating_add(1);
+                    continue;
+                }
+                tries = 0;
+                for &v in &buf[..k] {
+                    assert_eq!(
+                        v,
+                        next,
+                        "{}: lost, duplicated or reordered an item",
+                        C::NAME
+                    );
+                    next += 1;
+                    if r.consumer_work > 0 {
+                        acc = work(acc ^ v, r.consumer_work);
+                    }
                 }
             }
             black_box(acc);

@@ -1,8 +1,9 @@
 //! The regime grids' goals (issue 37 §2): in every cell, our queue at
 //! least as fast as the best of the peers its grid names
 //! ([`Grid`]): hotq-spsc's ring for single items
-//! (`hotq_spsc::stamped`) against rtrb and ringbuf, hotq-mpmc's `Queue`
-//! against `ArrayQueue` and lfqueue. omango, the SPSC grid's third peer,
+//! (`hotq_spsc::stamped`) against rtrb and ringbuf, its `RingBuffer` in
+//! batches against the same, hotq-mpmc's `Queue` against `ArrayQueue` and
+//! lfqueue. omango, the SPSC grid's third peer,
 //! is compared in the grid's summary line ([`against_beside`]), not in a
 //! goal.
 

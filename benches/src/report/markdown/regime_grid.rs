@@ -1,8 +1,9 @@
 //! A regime grid's goals as grids (one per capacity and wait loop:
 //! producer work down, consumer work across), where the goals table would
 //! list 144 rows: each cell is our queue ÷ the best of the grid's peers
-//! (hotq-spsc's ring for single items ÷ rtrb and ringbuf, hotq-mpmc ÷
-//! `ArrayQueue` and lfqueue), with its verdict (✓ met, ✗ missed, ?
+//! (hotq-spsc's ring for single items ÷ rtrb and ringbuf, its
+//! `RingBuffer` in batches ÷ the same, hotq-mpmc ÷ `ArrayQueue` and
+//! lfqueue), with its verdict (✓ met, ✗ missed, ?
 //! undecided).
 
 use std::fmt::Write;
@@ -85,6 +86,7 @@ pub fn grid(grid: &Grid, goals: &[Goal], workloads: &[Workload]) -> String {
                                 consumer_work,
                                 wait,
                                 capacity,
+                                ops: grid.ops,
                             },
                         );
                         cells

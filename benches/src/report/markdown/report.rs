@@ -27,7 +27,7 @@ pub fn report(h: &Header, workloads: &[Workload], plots: &[String]) -> String {
     for g in GRIDS {
         let tables = grid(g, &goals, workloads);
         if !tables.is_empty() {
-            let _ = writeln!(s, "## the {} regime grid\n\n{tables}", g.kind);
+            let _ = writeln!(s, "## {}\n\n{tables}", g.title);
         }
     }
     let mut suite = "";
