@@ -109,37 +109,69 @@ fn lines_of_bytes_large_items_and_zero_sized_items_keep_order() {
     }
 }
 
-/// One thread, against a `VecDeque` of the same capacity: every push
-/// succeeds exactly when the model has room, every pop returns the
-/// model's front, from indices just before the wrap.
+/// The ring's items per line, read from its `Debug` (not public API).
+fn per_line<T>(ring: &RingBuffer<T>) -> usize {
+    let text = format!("{ring:?}");
+    let from = text.find("per_line: ").expect("per_line in the Debug") + "per_line: ".len();
+    let digits: String = text[from..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().expect("a number")
+}
+
+/// One thread, against a `VecDeque`: every push succeeds while the model
+/// holds fewer than `capacity` items, fails once it holds `capacity` + a
+/// line's items − 1, and in between succeeds exactly while the producer's
+/// count from the first item of the consumer's line is below that
+/// (module docs, "Capacity"); `slots` and `is_full` say the same; every
+/// pop returns the model's front; from indices just before the wrap.
 #[test]
 fn full_and_empty_match_a_model_across_the_wrap() {
     for capacity in CAPACITIES.into_iter().chain([0]) {
         for before_wrap in [0, 1, 7, 2 * capacity + 1] {
             let start = usize::MAX - before_wrap;
             let (mut tx, mut rx) = RingBuffer::<u64>::with_initial_index(capacity, start).unwrap();
+            let per_line = per_line(rx.buffer());
+            assert_eq!(per_line, 7, "the model's premise: seven u64s to a line");
+            let reach = if capacity == 0 {
+                0
+            } else {
+                capacity + per_line - 1
+            };
             let mut model = VecDeque::new();
-            let mut next = 0u64;
+            let (mut next, mut popped) = (0u64, 0usize);
+            // What the producer knows the consumer has read: its line's start.
+            let head = |popped: usize| popped / per_line * per_line;
             // A fixed pattern of bursts: fill, drain some, fill, drain all.
             for burst in [
-                capacity + 2,
+                reach + 2,
                 capacity / 2 + 1,
                 3,
-                capacity + 1,
+                reach + 1,
                 1,
-                capacity + 3,
+                reach + 3,
+                per_line + 1,
+                reach,
             ] {
                 for _ in 0..burst {
+                    let held = model.len();
+                    let room = popped + held - head(popped) < reach;
                     let pushed = tx.push(next);
-                    if model.len() < capacity {
-                        assert_eq!(pushed, Ok(()));
+                    if room {
+                        assert_eq!(pushed, Ok(()), "capacity {capacity}");
                         model.push_back(next);
                     } else {
                         assert_eq!(pushed, Err(PushError::Full(next)));
                     }
+                    // The contract, apart from the layout.
+                    assert!(held >= capacity || pushed.is_ok(), "full below capacity");
+                    assert!(held < reach || pushed.is_err(), "held more than the reach");
                     next += 1;
-                    assert_eq!(tx.slots(), capacity - model.len());
-                    assert_eq!(tx.is_full(), model.len() == capacity);
+                    let slots = reach - (popped + model.len() - head(popped));
+                    assert_eq!(tx.slots(), slots);
+                    assert!(slots >= capacity.saturating_sub(model.len()));
+                    assert_eq!(tx.is_full(), slots == 0);
                 }
                 for _ in 0..burst / 2 + 1 {
                     assert_eq!(rx.is_empty(), model.is_empty());
@@ -147,7 +179,38 @@ fn full_and_empty_match_a_model_across_the_wrap() {
                         Some(front) => assert_eq!(rx.peek(), Ok(front)),
                         None => assert_eq!(rx.peek(), Err(PeekError::Empty)),
                     }
-                    assert_eq!(rx.pop().ok(), model.pop_front(), "capacity {capacity}");
+                    let want = model.pop_front();
+                    popped += usize::from(want.is_some());
+                    assert_eq!(rx.pop().ok(), want, "capacity {capacity}");
+                }
+            }
+            assert!(model.len() <= reach);
+        }
+    }
+}
+
+/// The one way the ring's capacity differs from an exact ring's: a
+/// producer that parks on a full ring and a consumer that unparks it
+/// after every pop never both sleep (module docs, "Capacity": whenever a
+/// push fails, the pop that finishes the consumer's line comes before
+/// the ring is empty). Here on one thread: after each failed push, pops
+/// one at a time until a push fits, and the ring is never empty first.
+#[test]
+fn a_failed_push_always_fits_before_the_consumer_finds_the_ring_empty() {
+    for capacity in [1, 2, 6, 7, 8, 13, 64] {
+        let (mut tx, mut rx) = RingBuffer::<u64>::new(capacity);
+        let (mut next, mut expected) = (0u64, 0u64);
+        for _ in 0..5 * capacity + 20 {
+            while tx.push(next).is_ok() {
+                next += 1;
+            }
+            assert!(next - expected >= capacity as u64, "full below capacity");
+            loop {
+                assert_eq!(rx.pop(), Ok(expected), "emptied before room was made");
+                expected += 1;
+                if tx.push(next).is_ok() {
+                    next += 1;
+                    break;
                 }
             }
         }
@@ -159,6 +222,7 @@ fn items_left_inside_are_dropped_once_whichever_half_goes_last() {
     for capacity in [1, 6, 7, 8, 20] {
         for producer_last in [false, true] {
             let drops = DropCounter::new();
+            let mut held;
             {
                 let (mut tx, mut rx): (Producer<_>, Consumer<_>) = RingBuffer::new(capacity);
                 // Move both halves through a few laps first.
@@ -166,10 +230,16 @@ fn items_left_inside_are_dropped_once_whichever_half_goes_last() {
                     tx.push(drops.item(i)).unwrap();
                     drop(rx.pop().unwrap());
                 }
-                for i in 0..capacity {
-                    tx.push(drops.item(1000 + i)).unwrap();
+                // Fill it: at least `capacity` items (module docs,
+                // "Capacity"); the one that does not fit comes back and is
+                // dropped.
+                held = 0;
+                while tx.push(drops.item(1000 + held)).is_ok() {
+                    held += 1;
                 }
-                assert!(tx.push(drops.item(9999)).is_err());
+                assert!(held >= capacity, "capacity {capacity}: {held} fitted");
+                // The consumer leaves in mid-line: the ring's drop starts
+                // at its own place, not at `head`, which lags it.
                 drop(rx.pop().unwrap());
                 if producer_last {
                     drop(rx);
@@ -182,10 +252,10 @@ fn items_left_inside_are_dropped_once_whichever_half_goes_last() {
             drops.assert_none_dropped_twice();
             assert_eq!(
                 drops.total(),
-                3 * capacity + capacity + 1,
+                3 * capacity + held + 1,
                 "capacity {capacity}"
             );
-            for i in 0..capacity {
+            for i in 0..=held {
                 assert_eq!(drops.drops_of(1000 + i), 1);
             }
         }

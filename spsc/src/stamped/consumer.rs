@@ -97,12 +97,21 @@ impl<T> Consumer<T> {
             if self.ring.lines() >= 2 * PREFETCH_LINES {
                 prefetch_read(self.ring.line_ahead(self.at.line, PREFETCH_LINES));
             }
+            self.publish_head();
+        } else if !RingBuffer::<T>::LAZY_HEAD {
+            self.publish_head();
         }
-        // Release pairs with the producer's Acquire load of `head` in
-        // `Producer::push`: our read of the item happens before its next
-        // write into the slot.
-        self.ring.head.store(self.at.index, Ordering::Release);
         Ok(value)
+    }
+
+    /// Tells the producer that the items below `at.index` are read: on
+    /// entering a line, not at every pop (`RingBuffer::head` says why).
+    #[inline(always)]
+    fn publish_head(&self) {
+        // Release pairs with the producer's Acquire load of `head` in
+        // `Producer::push` and `slots`: our reads of the items below it
+        // happen before their slots' next writes.
+        self.ring.head.store(self.at.index, Ordering::Release);
     }
 
     /// The oldest item, left in the ring, or [`PeekError::Empty`].
@@ -172,7 +181,8 @@ impl<T> Consumer<T> {
         self.ring.is_abandoned()
     }
 
-    /// The ring's capacity.
+    /// The ring's capacity: the fewest items it takes before a push
+    /// fails.
     ///
     /// ```
     /// use hotq_spsc::stamped::RingBuffer;
@@ -206,7 +216,7 @@ impl<T> Drop for Consumer<T> {
         // SAFETY: `drop` runs once and nothing uses `self.ring` after this
         // take: the ring is released exactly once, here.
         let ring = unsafe { ManuallyDrop::take(&mut self.ring) };
-        RingBuffer::consumer_gone(ring, self.at.line, self.at.slot);
+        RingBuffer::consumer_gone(ring, self.at.index, self.at.line, self.at.slot);
     }
 }
 

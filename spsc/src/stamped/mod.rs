@@ -34,6 +34,8 @@
 //! | layout | contiguous slots (rtrb's) | lines of 64 bytes: a stamp, then the items that fit |
 //! | the consumer learns of a new item from | the producer's `tail`, a line of its own | the stamp, in the line it reads the item from |
 //! | lines moved per item while the consumer keeps up | two (`tail`'s and the item's) | one |
+//! | lines moved per item while the ring runs full | two (`head`'s, the item's) | `head`'s once a line |
+//! | capacity | exact | at least: up to a line's items − 1 more ("Capacity") |
 //! | chunks, slices, `io`, waits | yes | no: single items, try only |
 //!
 //! Pick this ring for a stream of single items where the consumer is as
@@ -42,10 +44,47 @@
 //! chunks and slices handed out in place, for `std::io`, for blocking and
 //! async waits.
 //!
+//! # Capacity
+//!
+//! A push fails only while the ring holds at least `capacity` items,
+//! counting every pop that happened before it; it may succeed up to a
+//! line's items − 1 beyond (6 more `u64`s, 55 more `u8`s; none for items
+//! of 57 bytes or more, or zero-sized ones). [`Producer::slots`] counts
+//! the same way. So a producer that waits for room is woken by the
+//! consumer's pops as with an exact ring: whenever a push fails, the ring
+//! holds at least `capacity` items and the consumer's line is full, so
+//! the pop that finishes that line, which comes before the ring can be
+//! empty, makes room.
+//!
+//! ```
+//! use hotq_spsc::stamped::RingBuffer;
+//!
+//! let (mut tx, mut rx) = RingBuffer::<u64>::new(4);
+//! let mut pushed = 0;
+//! while tx.push(pushed).is_ok() {
+//!     pushed += 1;
+//! }
+//! assert!((4..4 + 7).contains(&pushed)); // at least the capacity
+//! for i in 0..pushed {
+//!     assert_eq!(rx.pop(), Ok(i)); // FIFO, nothing lost
+//! }
+//! tx.push(pushed).unwrap(); // empty again: room
+//! ```
+//!
+//! Why: the consumer tells the producer what it has read by storing
+//! `head`, and a producer polling a full ring takes `head`'s cache line
+//! at every load; an exact ring stores `head` at every pop, so the line
+//! crosses between the cores twice per item, and the consumer's stores
+//! queue behind each crossing. This ring stores `head` when the consumer
+//! leaves a line: once per line. See "Measured".
+//!
 //! # Design
 //!
 //! The producer keeps Rigtorp's cached copy of the consumer's `head`
-//! (reloaded only when the copy says full), as [`crate::RingBuffer`] does.
+//! (reloaded only when the copy says full), as [`crate::RingBuffer`] does;
+//! `head` is the first item of the consumer's line, stored when the
+//! consumer enters the line, so the producer may fill up to
+//! `capacity + PER_LINE − 1` items past it ("Capacity").
 //! The consumer does not read a shared `tail`: each line of the storage
 //! begins with a *stamp*, the free-running index + 1 of the last item
 //! published in that line, stored by the producer with `Release` after it
@@ -60,10 +99,11 @@
 //! Stamps are free-running indices, so a stamp left from an earlier lap
 //! is never above the index the consumer waits for: "`stamp > index`"
 //! (wrapping) is exactly "item `index` is published". The ring holds at
-//! most `capacity` items and its storage two lines more than that needs,
-//! so the producer never writes a slot whose item the consumer has not
-//! read, nor anywhere in the line the consumer reads (or the line beside
-//! it): a stamp never runs a lap ahead of the consumer.
+//! most `capacity + PER_LINE − 1` items past `head` and its storage a line
+//! more than that needs, so the producer never writes a slot whose item
+//! the consumer has not read, nor, while the ring runs full, anywhere in
+//! the line the consumer reads (or the line beside it): a stamp never runs
+//! a lap ahead of the consumer.
 //!
 //! Orderings: the producer's `Release` store of a stamp pairs with the
 //! consumer's `Acquire` load of it (the item's write happens before its

@@ -18,7 +18,7 @@ pub struct Producer<T> {
     /// Where the next item goes.
     at: Place,
     /// The index the producer may not reach: a cached copy of the
-    /// consumer's `head`, plus the capacity. Reloaded only when `at`
+    /// consumer's `head`, plus the ring's reach. Reloaded only when `at`
     /// reaches it.
     limit: usize,
 }
@@ -39,36 +39,42 @@ impl<T> Producer<T> {
     }
 
     /// Appends `value`, or gives it back in [`PushError::Full`] when the
-    /// ring holds `capacity` items.
+    /// ring is full: never while it holds fewer than `capacity` items
+    /// (counting every pop that happened before this call), and at the
+    /// latest when it holds `capacity` + a line's items − 1 (module docs,
+    /// "Capacity").
     ///
     /// ```
     /// use hotq_spsc::PushError;
     /// use hotq_spsc::stamped::RingBuffer;
     ///
+    /// // Items of 64 bytes, one to a line: the ring holds exactly 1.
     /// let (mut tx, mut rx) = RingBuffer::new(1);
-    /// tx.push(10).unwrap();
-    /// assert_eq!(tx.push(20), Err(PushError::Full(20)));
-    /// assert_eq!(rx.pop(), Ok(10));
-    /// tx.push(20).unwrap();
+    /// tx.push([10u64; 8]).unwrap();
+    /// assert_eq!(tx.push([20; 8]), Err(PushError::Full([20; 8])));
+    /// assert_eq!(rx.pop(), Ok([10; 8]));
+    /// tx.push([20; 8]).unwrap();
     /// ```
     #[inline]
     pub fn push(&mut self, value: T) -> Result<(), PushError<T>> {
         if self.at.index == self.limit {
             // Acquire pairs with the consumer's Release store of `head` in
-            // `Consumer::pop`: its reads of the items below `head` happen
-            // before our writes into their slots.
+            // `Consumer::pop` (and `RingBuffer::consumer_gone`): its reads
+            // of the items below `head` happen before our writes into
+            // their slots.
             let head = self.ring.head.load(Ordering::Acquire);
-            self.limit = head.wrapping_add(self.ring.capacity());
+            self.limit = head.wrapping_add(self.ring.reach);
             if self.at.index == self.limit {
                 return Err(PushError::Full(value));
             }
         }
         let line = self.at.line;
         let claim = self.ring.claim(line, self.at.slot);
-        // SAFETY: `index < head + capacity` and the lines hold at least
-        // `capacity` items, so the consumer has read whatever this slot
-        // held before (or it never held anything): nobody else touches it
-        // until the stamp below publishes it.
+        // SAFETY: `index < head + reach`, and the lines hold a line more
+        // than `reach` items, so the item this slot held before lies below
+        // `head`: the consumer has read it (or the slot never held
+        // anything), and nobody else touches the slot until the stamp
+        // below publishes it.
         unsafe { RingBuffer::<T>::item(line, self.at.slot).write(value) };
         claim.end();
         self.at.index = self.at.index.wrapping_add(1);
@@ -86,22 +92,26 @@ impl<T> Producer<T> {
         Ok(())
     }
 
-    /// How many items could be pushed now (reloads the consumer's `head`).
-    /// What the consumer did before popping the items it freed is visible
-    /// to this thread.
+    /// How many items could be pushed now (reloads the consumer's `head`):
+    /// at least `capacity` minus the items the ring holds, and up to a
+    /// line's items − 1 more (module docs, "Capacity"). What the consumer
+    /// did before popping the items it freed is visible to this thread.
     ///
     /// ```
     /// use hotq_spsc::stamped::RingBuffer;
     ///
     /// let (mut tx, _rx) = RingBuffer::new(3);
-    /// tx.push(1).unwrap();
+    /// tx.push(1u64).unwrap();
+    /// assert!(tx.slots() >= 2);
+    /// let (mut tx, _rx) = RingBuffer::new(3);
+    /// tx.push([1u64; 8]).unwrap(); // one to a line: exact
     /// assert_eq!(tx.slots(), 2);
     /// ```
     #[must_use]
     pub fn slots(&self) -> usize {
         // Acquire: as in `push`.
         let head = self.ring.head.load(Ordering::Acquire);
-        self.ring.capacity() - self.at.index.wrapping_sub(head)
+        self.ring.reach - self.at.index.wrapping_sub(head)
     }
 
     /// Whether a push would fail now: [`slots`](Self::slots) is 0.
@@ -111,8 +121,10 @@ impl<T> Producer<T> {
     ///
     /// let (mut tx, _rx) = RingBuffer::new(1);
     /// assert!(!tx.is_full());
-    /// tx.push(1).unwrap();
-    /// assert!(tx.is_full());
+    /// while !tx.is_full() {
+    ///     tx.push(1u64).unwrap(); // 1 item at least, 7 at most
+    /// }
+    /// assert!(tx.push(2).is_err());
     /// ```
     #[must_use]
     pub fn is_full(&self) -> bool {
@@ -136,7 +148,8 @@ impl<T> Producer<T> {
         self.ring.is_abandoned()
     }
 
-    /// The ring's capacity.
+    /// The ring's capacity: the fewest items it takes before a push
+    /// fails.
     ///
     /// ```
     /// use hotq_spsc::stamped::RingBuffer;

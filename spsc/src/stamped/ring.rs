@@ -11,8 +11,9 @@
 //! long as the item and the stamp need); of zero-sized items, any number.
 //! Items go into the lines in order, the first line after the last. Every
 //! one of these sizes is a constant of `T`; only the number of lines is
-//! chosen at run time: the capacity divided by the items per line, rounded
-//! up, and two more (`starting_at` says why).
+//! chosen at run time: the most items the ring holds (its capacity and
+//! the slack `head`'s lag adds, [`slack`]) divided by the items per line,
+//! rounded up, and one more (`starting_at` says why).
 
 use alloc::alloc::{Layout, alloc, dealloc};
 use core::fmt;
@@ -40,14 +41,19 @@ use crate::sync::{Arc, AtomicBool, AtomicUsize, Claim, Ordering, SlotAccess};
 ///
 /// let (mut tx, mut rx) = RingBuffer::new(2);
 /// tx.push('a').unwrap();
-/// tx.push('b').unwrap();
-/// assert!(tx.push('c').is_err()); // full
+/// tx.push('b').unwrap(); // two fit, whatever the layout
 /// assert_eq!(rx.pop(), Ok('a'));
 /// assert_eq!(tx.capacity(), 2);
 /// ```
 pub struct RingBuffer<T> {
-    /// Free-running index of the next item to read. Written only by the
-    /// consumer, with `Release`, after it has read the items below it.
+    /// Free-running index of the first item of the line the consumer
+    /// reads: the consumer has read every item below it, and is at most
+    /// [`PER_LINE`](Self::PER_LINE) − 1 items past it. Written only by
+    /// the consumer, with `Release`, when it leaves a line (at every pop
+    /// where a line holds one item, or where items are zero-sized). Once a
+    /// line, not once an item: a producer that polls a full ring takes
+    /// this line from the consumer's core at each load, and the consumer
+    /// must take it back for its next store (module docs, "Capacity").
     pub(super) head: CachePadded<AtomicUsize>,
     /// The first line. Each line starts with its stamp, an `AtomicUsize`
     /// initialised to the starting index: the index + 1 of the last item
@@ -56,17 +62,21 @@ pub struct RingBuffer<T> {
     storage: NonNull<u8>,
     /// One past the last line.
     end: NonNull<u8>,
-    /// How many lines the storage has, at least three.
+    /// How many lines the storage has, at least one.
     lines: usize,
-    /// The most items the ring holds at once; the lines hold at least as
-    /// many.
+    /// The fewest items the ring takes before a push fails.
     capacity: usize,
+    /// The most items the ring holds at once: `capacity` + [`slack`],
+    /// what `head`'s lag behind the consumer may add; the lines hold a
+    /// line more.
+    pub(super) reach: usize,
     /// Set by the first half to go, with `Release`, so that the other,
     /// having loaded it with `Acquire`, sees every item published before.
     abandoned: AtomicBool,
     /// The producer's index when it went (for the ring's drop).
     tail_at_drop: AtomicUsize,
-    /// The consumer's line number and place in it when it went.
+    /// The consumer's index, line number and place in it when it went.
+    head_at_drop: AtomicUsize,
     head_line_at_drop: AtomicUsize,
     head_slot_at_drop: AtomicUsize,
     /// Loom's record of each item's accesses (nothing outside loom).
@@ -97,6 +107,11 @@ impl<T> RingBuffer<T> {
         size => (64 - Self::ITEMS_AT) / size,
     };
 
+    /// Whether the consumer stores `head` only when it leaves a line: for
+    /// every `T` but a zero-sized one, whose lines hold a quarter of the
+    /// index space each (its `head` goes up at every pop instead).
+    pub(super) const LAZY_HEAD: bool = size_of::<T>() != 0;
+
     /// A line's alignment: a cache line, or `T`'s if larger.
     const ALIGN: usize = if align_of::<T>() > 64 {
         align_of::<T>()
@@ -109,8 +124,9 @@ impl<T> RingBuffer<T> {
     pub(super) const LINE_BYTES: usize =
         (Self::ITEMS_AT + Self::PER_LINE * size_of::<T>()).next_multiple_of(Self::ALIGN);
 
-    /// Creates a ring holding at most `capacity` items, and returns its
-    /// two halves.
+    /// Creates a ring that takes at least `capacity` items before a push
+    /// fails (up to a line's items − 1 more: module docs, "Capacity"), and
+    /// returns its two halves.
     ///
     /// # Panics
     ///
@@ -139,8 +155,8 @@ impl<T> RingBuffer<T> {
         }
     }
 
-    /// Creates a ring holding at most `capacity` items, or says why it
-    /// cannot: [`CapacityError::TooLarge`] when its lines would exceed
+    /// Creates a ring that takes at least `capacity` items before a push
+    /// fails, or says why it cannot: [`CapacityError::TooLarge`] when its lines would exceed
     /// `isize::MAX` bytes or cannot be allocated. A capacity of 0 gives a
     /// ring that is always full and always empty.
     ///
@@ -184,14 +200,20 @@ impl<T> RingBuffer<T> {
         if capacity > isize::MAX as usize {
             return Err(CapacityError::TooLarge);
         }
-        // Two lines more than the items need: when the ring runs full the
-        // producer writes at least two lines behind the line the consumer
-        // reads, never in it nor in its 128-byte pair (which the adjacent
-        // line prefetcher fetches with it). A/B in the probe
+        // One line more than the items need. The producer writes item `j`
+        // only while `j < head + reach`, and `head` starts the consumer's
+        // line, so `j` lies at most `ceil(reach / PER_LINE) - 1 = lines -
+        // 2` lines past it: when the ring runs full the producer writes
+        // two lines behind the line the consumer reads, never in it nor in
+        // its 128-byte pair (which the adjacent line prefetcher fetches
+        // with it). And the slot's last item, `j - lines * PER_LINE`, lies
+        // below `head - PER_LINE`: read. A/B of the gap in the probe
         // `spsc_stamps` (three interleaved runs, 5 rounds each, quiet
         // 2-core VM, 2026-12-06): no work, capacity 1024, 336 M items/s
-        // against 129 with no spare line; level elsewhere.
-        let lines = capacity.div_ceil(Self::PER_LINE) + 2;
+        // against 129 with the producer writing right behind the consumer;
+        // level elsewhere.
+        let reach = capacity + slack::<T>(capacity);
+        let lines = reach.div_ceil(Self::PER_LINE) + 1;
         let layout = lines
             .checked_mul(Self::LINE_BYTES)
             .and_then(|bytes| Layout::from_size_align(bytes, Self::ALIGN).ok())
@@ -218,8 +240,10 @@ impl<T> RingBuffer<T> {
             end,
             lines,
             capacity,
+            reach,
             abandoned: AtomicBool::new(false),
             tail_at_drop: AtomicUsize::new(index),
+            head_at_drop: AtomicUsize::new(index),
             head_line_at_drop: AtomicUsize::new(0),
             head_slot_at_drop: AtomicUsize::new(0),
             // A cell per slot (zero-sized items, which take no memory and
@@ -232,12 +256,13 @@ impl<T> RingBuffer<T> {
         });
         let start = Place::start(index, storage);
         Ok((
-            Producer::new(Arc::clone(&ring), start, index.wrapping_add(capacity)),
+            Producer::new(Arc::clone(&ring), start, index.wrapping_add(reach)),
             Consumer::new(ring, start),
         ))
     }
 
-    /// The most items the ring holds at once.
+    /// The fewest items the ring takes before a push fails (it may take
+    /// up to a line's items − 1 more: module docs, "Capacity").
     ///
     /// ```
     /// use hotq_spsc::stamped::RingBuffer;
@@ -330,15 +355,17 @@ impl<T> RingBuffer<T> {
     }
 
     /// Called out of line by the consumer's drop, with the ring and the
-    /// consumer's line and place by value. Scalars, not the `Place`: a
+    /// consumer's index, line and place by value. Scalars, not the `Place`: a
     /// struct of three words goes by address, and a consumer whose
     /// address reaches a call stays in memory in the caller's loop (its
     /// index, line and place stored and reloaded at every pop; seen in
     /// the benches' loops; `crate::RingBuffer::producer_gone` says what
     /// that costs).
     #[inline(never)]
-    pub(super) fn consumer_gone(ring: Arc<Self>, line: NonNull<u8>, slot: usize) {
+    pub(super) fn consumer_gone(ring: Arc<Self>, index: usize, line: NonNull<u8>, slot: usize) {
         // Relaxed: read only by the ring's drop, after `Arc`'s last release.
+        // The index, not `head`, which may lag it by part of a line.
+        ring.head_at_drop.store(index, Ordering::Relaxed);
         ring.head_line_at_drop
             .store(ring.line_number(line), Ordering::Relaxed);
         ring.head_slot_at_drop.store(slot, Ordering::Relaxed);
@@ -348,11 +375,23 @@ impl<T> RingBuffer<T> {
     }
 }
 
+/// How many items past `capacity` a ring of `T`s may hold: `head` lags
+/// the consumer by up to a line's items − 1 (none where a line holds one
+/// item, or for zero-sized items, whose `head` goes up at every pop). A
+/// ring of 0 stays always full.
+pub(super) const fn slack<T>(capacity: usize) -> usize {
+    if capacity == 0 || !RingBuffer::<T>::LAZY_HEAD {
+        0
+    } else {
+        RingBuffer::<T>::PER_LINE - 1
+    }
+}
+
 impl<T> Drop for RingBuffer<T> {
     fn drop(&mut self) {
         // Both halves are gone and `Arc`'s last drop synchronises with
         // both, so `Relaxed` loads see what they stored.
-        let head = self.head.load(Ordering::Relaxed);
+        let head = self.head_at_drop.load(Ordering::Relaxed);
         let tail = self.tail_at_drop.load(Ordering::Relaxed);
         let line_number = self.head_line_at_drop.load(Ordering::Relaxed);
         // SAFETY: the consumer stored the number of one of the lines.
@@ -420,6 +459,7 @@ impl<T> fmt::Debug for RingBuffer<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("stamped::RingBuffer")
             .field("capacity", &self.capacity)
+            .field("reach", &self.reach)
             .field("lines", &self.lines)
             .field("per_line", &Self::PER_LINE)
             .finish_non_exhaustive()
