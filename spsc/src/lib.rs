@@ -41,9 +41,10 @@
 //!   cache line of its storage starts with a stamp that says which of its
 //!   items are published, so a consumer that keeps up waits on the line it
 //!   reads the item from, and one line crosses between the cores per item
-//!   instead of two. Pick it for a stream of single items between two
-//!   threads that spin or yield; the [`stamped`] module says where it
-//!   wins and by how much.
+//!   instead of two. Its capacity is a floor (a push never fails below
+//!   it; the ring may take up to a line's items − 1 more). Pick it for a
+//!   stream of single items between two threads that spin or yield; the
+//!   [`stamped`] module says where it wins and by how much.
 //!
 //! # Design
 //!

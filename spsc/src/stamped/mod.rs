@@ -117,15 +117,16 @@
 //! The repository's regime grid (`docs/performance.md`, "The SPSC regime
 //! grid": 144 cells of work per item on either side, wait loop and
 //! capacity, each ring in a binary of its own built as a user's release
-//! build is, a quiet 2-core VM, 2026-12-06): where the consumer keeps
-//! pace, 1.7–9 × the best of rtrb and ringbuf (at capacity 1024 with no
-//! work, 340 M items/s against 33 and 37, and 34 for
-//! [`crate::RingBuffer`]); where the consumer's own work per item is the
-//! bottleneck (the ring runs full), 0.76–0.95 ×, since a line holds 7
-//! `u64`s beside its stamp where a contiguous ring holds 8. The median
-//! cell 1.63 (one grid run; its cells at capacity 1024 read the same in
-//! three later passes). A push and a pop take 55 instructions together
-//! on the uncontended path (rtrb 56, [`crate::RingBuffer`] 44).
+//! build is, a quiet 2-core VM, 2026-12-06 10:12 UTC, one run): ≥ 1.0 ×
+//! the best of rtrb and ringbuf in 122 cells (decided), below it in 2
+//! (0.93 and 0.94: capacity 65536, yield, 16 steps of consumer work),
+//! undecided in 20; the median cell 1.68. Where the consumer keeps pace,
+//! 1.2–5.6 × (at capacity 1024 with no work, 339 M items/s against 31 and
+//! 209, and 40 for [`crate::RingBuffer`]); where the consumer's own work
+//! per item is the bottleneck (the ring runs full), 0.93–1.39 ×, where it
+//! read 0.76–0.95 × while the consumer stored `head` at every pop. A push
+//! and a pop take 42 instructions together on the uncontended path (55
+//! with `head` stored at every pop; rtrb 56, [`crate::RingBuffer`] 44).
 
 mod consumer;
 mod place;
