@@ -1,5 +1,8 @@
-//! hotq-mpmc's channel, blocking send/recv: the channels suite's shapes, in a binary of its own (`isolated`).
+//! hotq-mpmc's channel, blocking send/recv: the channels suite's shapes and its `select!`, in a binary of its own (`isolated`).
+
+use hotq_benches::contenders::HotqMpmcChannel;
+use hotq_benches::workloads::select;
 
 fn main() {
-    hotq_benches::isolated::serve_shared::<hotq_benches::contenders::HotqMpmcChannel>();
+    hotq_benches::isolated::serve_shared_select::<HotqMpmcChannel>(select::hotq);
 }

@@ -14,6 +14,7 @@ use hotq_benches::isolated;
 use hotq_benches::sequenced::{self, Ring, RingVisitor, Topology};
 use hotq_benches::waiting::asynchronous::{self, AsyncChannel, AsyncVisitor};
 use hotq_benches::waiting::blocking;
+use hotq_benches::workloads::select;
 use serde_json::Value;
 
 /// Past this the run counts as hung (the quick run takes seconds).
@@ -467,8 +468,9 @@ fn ask(file: &str, requests: &[&str]) -> Option<String> {
 /// has one under the name the report starts it by, built from the
 /// report's sources, which runs it: an SPSC request, a batch one where it
 /// has slice calls, an MPMC one where its ends can be cloned, an MPSC one
-/// where its sender can, a regime one where it has try calls and a batch
-/// regime one where it has both try and slice calls, each
+/// where its sender can, a regime one where it has try calls, a batch
+/// regime one where it has both try and slice calls and the selects where
+/// it has a select of its own, each
 /// answered with a figure, and a round trip answered with its histogram
 /// of every timed trip; the others refused.
 #[test]
@@ -541,6 +543,12 @@ fn every_contender_has_a_binary_of_its_own_that_answers_its_requests() {
         assert_eq!(regime.is_some(), try_calls, "{name}");
         let batches = ask("regime 64 spin 4 1 batch:16 1000");
         assert_eq!(batches.is_some(), try_calls && slices, "{name}");
+        // A channel with a select of its own: its select's rounds.
+        let selects = select::CONTENDERS.iter().any(|(n, _)| *n == name);
+        for shape in ["data+control", "four"] {
+            let answered = ask(&format!("select {shape} 1000"));
+            assert_eq!(answered.is_some(), selects, "{name}: select {shape}");
+        }
         assert!(ask("spsc 64 sideways 1000").is_none(), "{name}: took it");
     }
 }

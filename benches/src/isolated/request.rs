@@ -6,6 +6,7 @@ use crate::results::Measured;
 use crate::sequenced::Topology;
 use crate::workloads::regime::{Regime, WaitLoop};
 use crate::workloads::round_trip;
+use crate::workloads::select::Shape;
 use crate::workloads::spsc::Ops;
 
 /// The fingerprint of this package's sources (`build.rs`): a contender
@@ -87,6 +88,14 @@ pub enum Request {
         /// How the tasks call the channel.
         calls: Calls,
     },
+    /// `workloads::select`: `select SHAPE ITEMS`, `SHAPE` a
+    /// [`Shape::label`] (a channel with a select of its own).
+    Select {
+        /// Which shape.
+        shape: Shape,
+        /// Items in the run.
+        items: u64,
+    },
     /// `workloads::mpmc::throughput_mpsc`: `mpsc PRODUCERS CAPACITY ITEMS`
     /// (a contender whose sender alone can be cloned).
     Mpsc {
@@ -120,6 +129,7 @@ impl Request {
                 items,
             } => format!("mpsc {producers} {capacity} {items}"),
             Request::Trip { capacity, trips } => format!("trip {capacity} {trips}"),
+            Request::Select { shape, items } => format!("select {} {items}", shape.label()),
             Request::Async { capacity, items } => format!("async {capacity} {items}"),
             Request::Tasks {
                 producers,
@@ -154,7 +164,7 @@ impl Request {
     pub(crate) fn parse(line: &str) -> Result<Request, String> {
         let bad = || {
             format!(
-                "a request is `spsc CAPACITY single|batch:N ITEMS`, `mpmc PRODUCERS CONSUMERS CAPACITY ITEMS`, `mpsc PRODUCERS CAPACITY ITEMS`, `trip CAPACITY TRIPS`, `async CAPACITY ITEMS`, `topology NAME EVENTS SIZE`, `tasks PRODUCERS CONSUMERS ITEMS CALLS` or `regime CAPACITY WAIT PRODUCER_WORK CONSUMER_WORK single|batch:N ITEMS`, not `{line}`"
+                "a request is `spsc CAPACITY single|batch:N ITEMS`, `mpmc PRODUCERS CONSUMERS CAPACITY ITEMS`, `mpsc PRODUCERS CAPACITY ITEMS`, `trip CAPACITY TRIPS`, `async CAPACITY ITEMS`, `topology NAME EVENTS SIZE`, `tasks PRODUCERS CONSUMERS ITEMS CALLS`, `select data+control|four ITEMS` or `regime CAPACITY WAIT PRODUCER_WORK CONSUMER_WORK single|batch:N ITEMS`, not `{line}`"
             )
         };
         let n = |s: &str| s.parse::<u64>().map_err(|_| bad());
@@ -203,6 +213,13 @@ impl Request {
             }),
             ["async", capacity, items] => Ok(Request::Async {
                 capacity: n(capacity)? as usize,
+                items: n(items)?,
+            }),
+            ["select", shape, items] => Ok(Request::Select {
+                shape: *Shape::ALL
+                    .iter()
+                    .find(|s| s.label() == shape)
+                    .ok_or_else(bad)?,
                 items: n(items)?,
             }),
             ["trip", capacity, trips] => Ok(Request::Trip {
@@ -318,6 +335,14 @@ mod tests {
                 capacity: 8,
                 trips: 100,
             },
+            Request::Select {
+                shape: Shape::DataAndControl,
+                items: 10,
+            },
+            Request::Select {
+                shape: Shape::Four,
+                items: 12,
+            },
             Request::Async {
                 capacity: 1024,
                 items: 4,
@@ -368,6 +393,7 @@ mod tests {
             "mpmc 1 1 8",
             "mpsc 1 1 8 9",
             "trip 8",
+            "select five 100",
             "async 8 x",
             "topology star 5 1024",
             "tasks 1 1 5 recv_many",

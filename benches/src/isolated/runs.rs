@@ -11,6 +11,7 @@ use crate::results::Measured;
 use crate::sequenced::{self, Ring, Topology};
 use crate::waiting::asynchronous::{self, AsyncChannel};
 use crate::workloads::regime::{self, Regime};
+use crate::workloads::select::{self, Shape};
 use crate::workloads::spsc::{self, Ops};
 use crate::workloads::{mpmc, round_trip};
 
@@ -67,6 +68,15 @@ pub fn mpsc<C: Channel<Tx: Clone>>(producers: u64, items: u64, capacity: usize) 
             .figure
         }
         false => mpmc::throughput_mpsc::<C>(producers, items, capacity),
+    }
+}
+
+/// One select round of the contender called `name` (`workloads::select`),
+/// as [`spsc`](fn@spsc).
+pub fn select(name: &str, shape: Shape, items: u64) -> f64 {
+    match enabled() {
+        true => run(name, Request::Select { shape, items }).figure,
+        false => select::throughput(name, shape, items),
     }
 }
 

@@ -13,7 +13,7 @@ use crate::results::Measured;
 use crate::sequenced::{self, Ring};
 use crate::waiting::asynchronous::{self, AsyncChannel};
 use crate::workloads::spsc::{self, Ops};
-use crate::workloads::{mpmc, regime, round_trip};
+use crate::workloads::{mpmc, regime, round_trip, select};
 
 /// The `main` of contender `C`'s binary: answers request lines on stdin
 /// until it closes. `--no-pin` leaves its threads to the scheduler. Only
@@ -46,6 +46,15 @@ fn regime_run<C: TryChannel>(items: u64, r: regime::Regime) -> Result<Measured, 
         Ops::Batch(_) if !C::SLICES => Err("it has no slice calls: no batch regime runs".into()),
         _ => Ok(regime::throughput::<C>(items, r).into()),
     }
+}
+
+/// [`serve_shared`] for a channel with a select of its own: select runs
+/// too, each `round` (`workloads::select`, this crate's round alone).
+pub fn serve_shared_select<C: Shared>(round: select::Round) {
+    answer(C::NAME, |request| match request {
+        Request::Select { shape, items } => Ok(round(shape, items).into()),
+        other => shared::<C>(other),
+    })
 }
 
 /// [`serve`] for a channel whose sender alone can be cloned: runs with
@@ -104,6 +113,7 @@ fn every<C: Channel>(request: Request) -> Result<Measured, String> {
         Request::Async { .. } => Err("it has no futures: no async runs".into()),
         Request::Topology { .. } => Err("it is no disruptor: no topology runs".into()),
         Request::Tasks { .. } => Err("its async tasks run in their own binary".into()),
+        Request::Select { .. } => Err("it has no select of its own: no select runs".into()),
     }
 }
 

@@ -140,20 +140,17 @@ pub const SELECTS: [&str; 2] = ["select data+control", "select 4 channels"];
 /// One thread selecting over several channels, with each crate's own
 /// select (`workloads::select`).
 fn selects(o: &Options, out: &mut Vec<Pending>) {
-    for (name, shape) in SELECTS
-        .into_iter()
-        .zip([Shape::DataAndControl, Shape::Four])
-    {
+    for (name, shape) in SELECTS.into_iter().zip(Shape::ALL) {
         let mut entries: Vec<Entry> = select::CONTENDERS
             .iter()
-            .map(|&c| {
+            .map(|&(c, _)| {
                 let kind = if c == "hotq-mpmc-channel" {
                     Kind::Ours
                 } else {
                     Kind::Peer
                 };
                 Entry::new(c, kind, move |items| {
-                    select::throughput(c, shape, items).into()
+                    isolated::select(c, shape, items).into()
                 })
             })
             .collect();

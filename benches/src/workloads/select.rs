@@ -20,8 +20,16 @@ use std::time::Instant;
 /// Each data channel's capacity.
 pub const CAPACITY: usize = 1024;
 
-/// The contenders, in the table's order.
-pub const CONTENDERS: [&str; 3] = ["hotq-mpmc-channel", "crossbeam-channel", "flume"];
+/// The contenders, in the table's order, with their rounds: each
+/// contender's binary (`isolated`) links its own round only.
+pub const CONTENDERS: [(&str, Round); 3] = [
+    ("hotq-mpmc-channel", hotq),
+    ("crossbeam-channel", crossbeam),
+    ("flume", flume),
+];
+
+/// One contender's round of a shape for `items` items: M items/s.
+pub type Round = fn(Shape, u64) -> f64;
 
 /// Checks one producer's stream: every item the next one.
 struct Stream {
@@ -44,24 +52,63 @@ pub enum Shape {
     Four,
 }
 
-/// One round of `shape` with the contender called `name`; M items/s from
-/// the start to the last item received.
-pub fn throughput(name: &str, shape: Shape, items: u64) -> f64 {
-    let items = match shape {
-        Shape::DataAndControl => items,
-        Shape::Four => items / 4 * 4,
-    };
-    let t0 = Instant::now();
-    match (name, shape) {
-        ("hotq-mpmc-channel", Shape::DataAndControl) => hotq_data_and_control(items),
-        ("crossbeam-channel", Shape::DataAndControl) => crossbeam_data_and_control(items),
-        ("flume", Shape::DataAndControl) => flume_data_and_control(items),
-        ("hotq-mpmc-channel", Shape::Four) => hotq_four(items / 4),
-        ("crossbeam-channel", Shape::Four) => crossbeam_four(items / 4),
-        ("flume", Shape::Four) => flume_four(items / 4),
-        _ => panic!("no select contender called {name}"),
+impl Shape {
+    /// Both shapes, in the tables' order.
+    pub const ALL: [Shape; 2] = [Shape::DataAndControl, Shape::Four];
+
+    /// Its name in a request line.
+    pub fn label(self) -> &'static str {
+        match self {
+            Shape::DataAndControl => "data+control",
+            Shape::Four => "four",
+        }
     }
+}
+
+/// One round of `shape` with the contender called `name`, in this
+/// process; M items/s from the start to the last item received.
+///
+/// # Panics
+///
+/// When no contender has that name.
+pub fn throughput(name: &str, shape: Shape, items: u64) -> f64 {
+    let (_, round) = CONTENDERS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .unwrap_or_else(|| panic!("no select contender called {name}"));
+    round(shape, items)
+}
+
+/// Times `shape`'s body of one crate: `data_and_control` with all the
+/// items, or `four` with a quarter each.
+fn timed(shape: Shape, items: u64, data_and_control: fn(u64), four: fn(u64)) -> f64 {
+    let t0 = Instant::now();
+    let items = match shape {
+        Shape::DataAndControl => {
+            data_and_control(items);
+            items
+        }
+        Shape::Four => {
+            four(items / 4);
+            items / 4 * 4
+        }
+    };
     items as f64 / t0.elapsed().as_secs_f64() / 1e6
+}
+
+/// hotq-mpmc's `select!`.
+pub fn hotq(shape: Shape, items: u64) -> f64 {
+    timed(shape, items, hotq_data_and_control, hotq_four)
+}
+
+/// crossbeam-channel's `select!`.
+pub fn crossbeam(shape: Shape, items: u64) -> f64 {
+    timed(shape, items, crossbeam_data_and_control, crossbeam_four)
+}
+
+/// flume's `Selector`.
+pub fn flume(shape: Shape, items: u64) -> f64 {
+    timed(shape, items, flume_data_and_control, flume_four)
 }
 
 /// The two shapes for a crate whose `select!` has crossbeam-channel's
@@ -179,8 +226,8 @@ mod tests {
 
     #[test]
     fn every_contender_moves_every_item_in_both_shapes() {
-        for name in CONTENDERS {
-            for shape in [Shape::DataAndControl, Shape::Four] {
+        for (name, _) in CONTENDERS {
+            for shape in Shape::ALL {
                 assert!(throughput(name, shape, 2_000) > 0.0, "{name} {shape:?}");
             }
         }
