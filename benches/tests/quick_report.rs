@@ -471,8 +471,9 @@ fn ask(file: &str, requests: &[&str]) -> Option<String> {
 /// where its sender can, a regime one where it has try calls, a batch
 /// regime one where it has both try and slice calls and the selects where
 /// it has a select of its own, each
-/// answered with a figure, and a round trip answered with its histogram
-/// of every timed trip; the others refused.
+/// answered with a figure, a round trip and a wake-up run answered with
+/// the histogram of every timed trip or wake-up, and the idle CPU run;
+/// the others refused.
 #[test]
 fn every_contender_has_a_binary_of_its_own_that_answers_its_requests() {
     /// Name, whether it has slice operations, whether it is shared,
@@ -534,6 +535,10 @@ fn every_contender_has_a_binary_of_its_own_that_answers_its_requests() {
         };
         assert_eq!(ask("spsc 64 single 1000"), Some(0), "{name}: a bare figure");
         assert_eq!(ask("trip 8 200"), Some(200), "{name}: a trip's histogram");
+        assert_eq!(ask("wake 3"), Some(3), "{name}: a wake-up's histogram");
+        // A blocked consumer's CPU may read 0: not through `ask`.
+        let idle = self::ask(&file, &["idle"]).map(|a| a.trim().parse::<f64>().unwrap());
+        assert!(idle.is_some_and(|ns| ns >= 0.0), "{name}: idle {idle:?}");
         assert_eq!(ask("spsc 64 batch:16 1000").is_some(), slices, "{name}");
         assert_eq!(ask("mpmc 2 2 64 1000").is_some(), shared, "{name}");
         // std's sync_channel: its sender alone can be cloned.

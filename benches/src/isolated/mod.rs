@@ -1,7 +1,7 @@
 //! Each contender's loops in a binary of its own (issue 37 §1): the
 //! SPSC, MPMC, regime-grid and disruptor suites', the blocking and async
-//! throughput rows of the `waiting` and `channels` suites, the selects,
-//! and the round trips. `hotq-contender-<name>` (`-async` for a future's
+//! throughput rows of the `waiting` and `channels` suites, their wake-up
+//! and idle rows, the selects, and the round trips. `hotq-contender-<name>` (`-async` for a future's
 //! rows), built from `benches/contenders/`, links the one contender it
 //! runs.
 //!
@@ -37,7 +37,10 @@ pub use binaries::{
 };
 pub use request::{Request, SOURCE};
 pub use runner::{configure, enabled, run, stop_all};
-pub use runs::{asynchronous, flow, mpmc, mpsc, regime, round_trip, select, spsc, tasks, topology};
+pub use runs::{
+    asynchronous, flow, idle_cpu, mpmc, mpsc, regime, round_trip, select, spsc, tasks, topology,
+    wake_up_latency,
+};
 pub use serve::{
     serve, serve_async, serve_flow, serve_mpsc, serve_ring, serve_shared, serve_shared_select,
     serve_shared_try, serve_tasks, serve_try,

@@ -88,6 +88,14 @@ pub enum Request {
         /// How the tasks call the channel.
         calls: Calls,
     },
+    /// `waiting::wake::wake_up_latency`: `wake WAKES`, answered with the
+    /// median and the histogram, as a round trip.
+    Wake {
+        /// Timed wake-ups.
+        wakes: u64,
+    },
+    /// `waiting::wake::idle_cpu`: `idle`.
+    Idle,
     /// `workloads::select`: `select SHAPE ITEMS`, `SHAPE` a
     /// [`Shape::label`] (a channel with a select of its own).
     Select {
@@ -130,6 +138,8 @@ impl Request {
             } => format!("mpsc {producers} {capacity} {items}"),
             Request::Trip { capacity, trips } => format!("trip {capacity} {trips}"),
             Request::Select { shape, items } => format!("select {} {items}", shape.label()),
+            Request::Wake { wakes } => format!("wake {wakes}"),
+            Request::Idle => "idle".to_string(),
             Request::Async { capacity, items } => format!("async {capacity} {items}"),
             Request::Tasks {
                 producers,
@@ -164,7 +174,7 @@ impl Request {
     pub(crate) fn parse(line: &str) -> Result<Request, String> {
         let bad = || {
             format!(
-                "a request is `spsc CAPACITY single|batch:N ITEMS`, `mpmc PRODUCERS CONSUMERS CAPACITY ITEMS`, `mpsc PRODUCERS CAPACITY ITEMS`, `trip CAPACITY TRIPS`, `async CAPACITY ITEMS`, `topology NAME EVENTS SIZE`, `tasks PRODUCERS CONSUMERS ITEMS CALLS`, `select data+control|four ITEMS` or `regime CAPACITY WAIT PRODUCER_WORK CONSUMER_WORK single|batch:N ITEMS`, not `{line}`"
+                "a request is `spsc CAPACITY single|batch:N ITEMS`, `mpmc PRODUCERS CONSUMERS CAPACITY ITEMS`, `mpsc PRODUCERS CAPACITY ITEMS`, `trip CAPACITY TRIPS`, `async CAPACITY ITEMS`, `topology NAME EVENTS SIZE`, `tasks PRODUCERS CONSUMERS ITEMS CALLS`, `select data+control|four ITEMS`, `wake WAKES`, `idle` or `regime CAPACITY WAIT PRODUCER_WORK CONSUMER_WORK single|batch:N ITEMS`, not `{line}`"
             )
         };
         let n = |s: &str| s.parse::<u64>().map_err(|_| bad());
@@ -215,6 +225,8 @@ impl Request {
                 capacity: n(capacity)? as usize,
                 items: n(items)?,
             }),
+            ["wake", wakes] => Ok(Request::Wake { wakes: n(wakes)? }),
+            ["idle"] => Ok(Request::Idle),
             ["select", shape, items] => Ok(Request::Select {
                 shape: *Shape::ALL
                     .iter()
@@ -339,6 +351,8 @@ mod tests {
                 shape: Shape::DataAndControl,
                 items: 10,
             },
+            Request::Wake { wakes: 5 },
+            Request::Idle,
             Request::Select {
                 shape: Shape::Four,
                 items: 12,
@@ -394,6 +408,8 @@ mod tests {
             "mpsc 1 1 8 9",
             "trip 8",
             "select five 100",
+            "wake",
+            "idle 5",
             "async 8 x",
             "topology star 5 1024",
             "tasks 1 1 5 recv_many",

@@ -10,6 +10,7 @@ use crate::channel::{Channel, Shared, TryChannel};
 use crate::results::Measured;
 use crate::sequenced::{self, Ring, Topology};
 use crate::waiting::asynchronous::{self, AsyncChannel};
+use crate::waiting::wake;
 use crate::workloads::regime::{self, Regime};
 use crate::workloads::select::{self, Shape};
 use crate::workloads::spsc::{self, Ops};
@@ -68,6 +69,24 @@ pub fn mpsc<C: Channel<Tx: Clone>>(producers: u64, items: u64, capacity: usize) 
             .figure
         }
         false => mpmc::throughput_mpsc::<C>(producers, items, capacity),
+    }
+}
+
+/// `wakes` timed wake-ups of `C` (`waiting::wake::wake_up_latency`), as
+/// [`spsc`](fn@spsc): the median and the histogram.
+pub fn wake_up_latency<C: Channel>(wakes: u64) -> Measured {
+    match enabled() {
+        true => run(C::NAME, Request::Wake { wakes }),
+        false => wake::wake_up_latency::<C>(wakes),
+    }
+}
+
+/// The CPU a blocked consumer of `C` uses (`waiting::wake::idle_cpu`), as
+/// [`spsc`](fn@spsc); `items` is ignored.
+pub fn idle_cpu<C: Channel>(items: u64) -> Measured {
+    match enabled() {
+        true => run(C::NAME, Request::Idle),
+        false => wake::idle_cpu::<C>(items),
     }
 }
 

@@ -12,6 +12,7 @@ use crate::pin;
 use crate::results::Measured;
 use crate::sequenced::{self, Ring};
 use crate::waiting::asynchronous::{self, AsyncChannel};
+use crate::waiting::wake;
 use crate::workloads::spsc::{self, Ops};
 use crate::workloads::{mpmc, regime, round_trip, select};
 
@@ -94,7 +95,8 @@ fn shared<C: Shared>(request: Request) -> Result<Measured, String> {
     }
 }
 
-/// The runs every contender serves, SPSC throughput and the round trip;
+/// The runs every contender serves, SPSC throughput, the round trip and
+/// the wake-up and idle rows;
 /// the others are refused, saying what `C` lacks for them.
 fn every<C: Channel>(request: Request) -> Result<Measured, String> {
     match request {
@@ -107,6 +109,8 @@ fn every<C: Channel>(request: Request) -> Result<Measured, String> {
             items,
         } => Ok(spsc::throughput::<C>(items, capacity, ops).into()),
         Request::Trip { capacity, trips } => Ok(round_trip::round_trip::<C>(trips, capacity)),
+        Request::Wake { wakes } => Ok(wake::wake_up_latency::<C>(wakes)),
+        Request::Idle => Ok(wake::idle_cpu::<C>(1)),
         Request::Mpmc { .. } => Err("its receiver cannot be cloned: no MPMC runs".into()),
         Request::Mpsc { .. } => Err("its sender cannot be cloned: no MPSC runs".into()),
         Request::Regime { .. } => Err("it has no try calls of its own: no regime runs".into()),

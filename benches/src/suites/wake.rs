@@ -6,9 +6,10 @@ use super::probe;
 use crate::channel::{Channel, Shared};
 use crate::cli::Options;
 use crate::contenders::{ChannelVisitor, SharedVisitor};
+use crate::isolated::{idle_cpu, wake_up_latency};
 use crate::results::Unit;
 use crate::rounds::{Entry, Pending, workload};
-use crate::waiting::wake::{IDLE, PAUSE, idle_cpu, wake_up_latency};
+use crate::waiting::wake::{IDLE, PAUSE};
 
 /// Wake-ups per round of the latency workload.
 pub const WAKES: u64 = 100;

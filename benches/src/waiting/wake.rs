@@ -27,6 +27,9 @@ pub fn wake_up_latency<C: Channel>(wakes: u64) -> Measured {
             for _ in 0..wakes {
                 thread::sleep(PAUSE);
                 C::send(&mut tx, stamp());
+                // Each item is the last before a pause (for a contender
+                // that gathers items; a no-op for the others).
+                C::flush(&mut tx);
             }
         });
         let mut h = histogram();
@@ -67,6 +70,7 @@ pub fn idle_cpu<C: Channel>(_items: u64) -> Measured {
         });
         thread::sleep(IDLE);
         C::send(&mut tx, 7);
+        C::flush(&mut tx);
         consumer.join().expect("idle consumer")
     });
     (used.as_nanos() as f64 / IDLE.as_secs_f64()).into()
