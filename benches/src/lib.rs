@@ -12,8 +12,8 @@
 //!   and sizes, as the command line ([`cli`]) asks;
 //! - the instruction counts of the try paths ([`instructions`], callgrind
 //!   on the report's own binary);
-//! - the SPSC, MPMC and regime-grid contenders' runs in binaries of
-//!   their own ([`isolated`]);
+//! - every contender's runs in a binary of its own ([`isolated`]): the
+//!   throughput, regime-grid, round-trip, select, wake-up and idle rows;
 //! - the round scheduler ([`rounds`]): interleaved rounds under one time
 //!   budget, with the load of other processes and the machine's mode
 //!   beside each figure, and the [`progress`] shown meanwhile;
