@@ -59,9 +59,8 @@ impl<T> Producer<T> {
     pub fn push(&mut self, value: T) -> Result<(), PushError<T>> {
         if self.at.index == self.limit {
             // Acquire pairs with the consumer's Release store of `head` in
-            // `Consumer::pop` (and `RingBuffer::consumer_gone`): its reads
-            // of the items below `head` happen before our writes into
-            // their slots.
+            // `Consumer::publish_head`: its reads of the items below `head`
+            // happen before our writes into their slots.
             let head = self.ring.head.load(Ordering::Acquire);
             self.limit = head.wrapping_add(self.ring.reach);
             if self.at.index == self.limit {

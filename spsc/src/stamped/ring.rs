@@ -156,9 +156,9 @@ impl<T> RingBuffer<T> {
     }
 
     /// Creates a ring that takes at least `capacity` items before a push
-    /// fails, or says why it cannot: [`CapacityError::TooLarge`] when its lines would exceed
-    /// `isize::MAX` bytes or cannot be allocated. A capacity of 0 gives a
-    /// ring that is always full and always empty.
+    /// fails, or says why it cannot: [`CapacityError::TooLarge`] when its
+    /// lines would exceed `isize::MAX` bytes or cannot be allocated. A
+    /// capacity of 0 gives a ring that is always full and always empty.
     ///
     /// ```
     /// use hotq_spsc::CapacityError;
@@ -355,11 +355,11 @@ impl<T> RingBuffer<T> {
     }
 
     /// Called out of line by the consumer's drop, with the ring and the
-    /// consumer's index, line and place by value. Scalars, not the `Place`: a
-    /// struct of three words goes by address, and a consumer whose
-    /// address reaches a call stays in memory in the caller's loop (its
-    /// index, line and place stored and reloaded at every pop; seen in
-    /// the benches' loops; `crate::RingBuffer::producer_gone` says what
+    /// consumer's index, line and place by value. Scalars, not the
+    /// `Place`: a struct of three words goes by address, and a consumer
+    /// whose address reaches a call stays in memory in the caller's loop
+    /// (its index, line and place stored and reloaded at every pop; seen
+    /// in the benches' loops; `crate::RingBuffer::producer_gone` says what
     /// that costs).
     #[inline(never)]
     pub(super) fn consumer_gone(ring: Arc<Self>, index: usize, line: NonNull<u8>, slot: usize) {
