@@ -24,10 +24,12 @@ pub fn serve<C: Channel>() {
     answer(C::NAME, every::<C>)
 }
 
-/// [`serve`] for a ring with try calls of its own: regime runs too.
+/// [`serve`] for a ring with try calls of its own: regime runs too (a
+/// batch regime panics, saying so, where it has no slice calls:
+/// `regime::throughput`).
 pub fn serve_try<C: TryChannel>() {
     answer(C::NAME, |request| match request {
-        Request::Regime { regime: r, items } => regime_run::<C>(items, r),
+        Request::Regime { regime: r, items } => Ok(regime::throughput::<C>(items, r).into()),
         other => every::<C>(other),
     })
 }
@@ -36,17 +38,9 @@ pub fn serve_try<C: TryChannel>() {
 /// too.
 pub fn serve_shared_try<C: Shared + TryChannel>() {
     answer(C::NAME, |request| match request {
-        Request::Regime { regime: r, items } => regime_run::<C>(items, r),
+        Request::Regime { regime: r, items } => Ok(regime::throughput::<C>(items, r).into()),
         other => shared::<C>(other),
     })
-}
-
-/// A regime run of `C`: refused in batches where it has no slice calls.
-fn regime_run<C: TryChannel>(items: u64, r: regime::Regime) -> Result<Measured, String> {
-    match r.ops {
-        Ops::Batch(_) if !C::SLICES => Err("it has no slice calls: no batch regime runs".into()),
-        _ => Ok(regime::throughput::<C>(items, r).into()),
-    }
 }
 
 /// [`serve_shared`] for a channel with a select of its own: select runs
