@@ -38,8 +38,8 @@ pub use binaries::{
 pub use request::{Request, SOURCE};
 pub use runner::{configure, enabled, run, stop_all};
 pub use runs::{
-    asynchronous, flow, idle_cpu, mpmc, mpsc, regime, round_trip, select, spsc, tasks, topology,
-    wake_up_latency,
+    alone, asynchronous, flow, idle_cpu, mpmc, mpsc, regime, round_trip, select, spsc, tasks,
+    topology, wake_up_latency,
 };
 pub use serve::{
     serve, serve_async, serve_flow, serve_mpsc, serve_ring, serve_shared, serve_shared_select,

@@ -35,6 +35,14 @@ pub enum Request {
         /// Items in the run.
         items: u64,
     },
+    /// `workloads::regime::alone`: `alone` and the rest of a regime
+    /// request's words, the cell's ceiling (any contender's binary).
+    Alone {
+        /// The cell (only its work per item counts).
+        regime: Regime,
+        /// Items in the run.
+        items: u64,
+    },
     /// `workloads::mpmc::throughput`: `mpmc PRODUCERS CONSUMERS CAPACITY
     /// ITEMS` (a contender whose ends can be cloned only).
     Mpmc {
@@ -159,14 +167,8 @@ impl Request {
                 events,
                 size,
             } => format!("topology {} {events} {size}", first_word(topology)),
-            Request::Regime { regime: r, items } => format!(
-                "regime {} {} {} {} {} {items}",
-                r.capacity,
-                r.wait.label(),
-                r.producer_work,
-                r.consumer_work,
-                ops_word(r.ops)
-            ),
+            Request::Regime { regime: r, items } => format!("regime {}", cell_words(r, items)),
+            Request::Alone { regime: r, items } => format!("alone {}", cell_words(r, items)),
         }
     }
 
@@ -244,15 +246,15 @@ impl Request {
                 items: n(items)?,
             }),
             [
-                "regime",
+                word @ ("regime" | "alone"),
                 capacity,
                 wait,
                 producer_work,
                 consumer_work,
                 o,
                 items,
-            ] => Ok(Request::Regime {
-                regime: Regime {
+            ] => {
+                let regime = Regime {
                     producer_work: n(producer_work)? as u32,
                     consumer_work: n(consumer_work)? as u32,
                     wait: *WaitLoop::ALL
@@ -261,12 +263,29 @@ impl Request {
                         .ok_or_else(bad)?,
                     capacity: n(capacity)? as usize,
                     ops: ops(o)?,
-                },
-                items: n(items)?,
-            }),
+                };
+                let items = n(items)?;
+                Ok(match word {
+                    "regime" => Request::Regime { regime, items },
+                    _ => Request::Alone { regime, items },
+                })
+            }
             _ => Err(bad()),
         }
     }
+}
+
+/// A regime cell's words in a request: `CAPACITY WAIT PRODUCER_WORK
+/// CONSUMER_WORK single|batch:N ITEMS`.
+fn cell_words(r: Regime, items: u64) -> String {
+    format!(
+        "{} {} {} {} {} {items}",
+        r.capacity,
+        r.wait.label(),
+        r.producer_work,
+        r.consumer_work,
+        ops_word(r.ops)
+    )
 }
 
 /// How items go in a request: `single` or `batch:N`.
@@ -398,6 +417,16 @@ mod tests {
                 },
                 items: 8,
             },
+            Request::Alone {
+                regime: Regime {
+                    producer_work: 16,
+                    consumer_work: 4,
+                    wait: WaitLoop::Spin,
+                    capacity: 65536,
+                    ops: Ops::Single,
+                },
+                items: 9,
+            },
         ] {
             assert_eq!(Request::parse(&r.line()), Ok(r));
         }
@@ -416,6 +445,7 @@ mod tests {
             "regime 64 sometimes 0 0 single 5",
             "regime 64 spin 0 0 5",
             "regime 64 spin 0 0 batch:y 5",
+            "alone 64 spin 0 0 single",
             "",
         ] {
             assert!(Request::parse(bad).is_err(), "{bad}");

@@ -116,6 +116,15 @@ pub fn regime<C: TryChannel>(items: u64, r: Regime) -> f64 {
     }
 }
 
+/// The ceiling of regime-grid cell `r` (`workloads::regime::alone`), in
+/// the binary of `C`, whose queue it does not use, as [`spsc`](fn@spsc).
+pub fn alone<C: TryChannel>(items: u64, r: Regime) -> f64 {
+    match enabled() {
+        true => run(C::NAME, Request::Alone { regime: r, items }).figure,
+        false => regime::alone(items, r),
+    }
+}
+
 /// Async throughput of `A` on a 2-worker tokio runtime
 /// (`waiting::asynchronous`), as [`spsc`](fn@spsc).
 pub fn asynchronous<A: AsyncChannel>(items: u64, capacity: usize) -> f64 {

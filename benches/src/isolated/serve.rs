@@ -89,8 +89,8 @@ fn shared<C: Shared>(request: Request) -> Result<Measured, String> {
     }
 }
 
-/// The runs every contender serves, SPSC throughput, the round trip and
-/// the wake-up and idle rows;
+/// The runs every contender serves, SPSC throughput, the round trip,
+/// the wake-up and idle rows and a regime cell's ceiling (no queue);
 /// the others are refused, saying what `C` lacks for them.
 fn every<C: Channel>(request: Request) -> Result<Measured, String> {
     match request {
@@ -105,6 +105,7 @@ fn every<C: Channel>(request: Request) -> Result<Measured, String> {
         Request::Trip { capacity, trips } => Ok(round_trip::round_trip::<C>(trips, capacity)),
         Request::Wake { wakes } => Ok(wake::wake_up_latency::<C>(wakes)),
         Request::Idle => Ok(wake::idle_cpu::<C>(1)),
+        Request::Alone { regime: r, items } => Ok(regime::alone(items, r).into()),
         Request::Mpmc { .. } => Err("its receiver cannot be cloned: no MPMC runs".into()),
         Request::Mpsc { .. } => Err("its sender cannot be cloned: no MPSC runs".into()),
         Request::Regime { .. } => Err("it has no try calls of its own: no regime runs".into()),

@@ -9,7 +9,7 @@
 //! time (`--time 900 --rounds 6`, about 16 minutes here for the SPSC
 //! grid).
 
-use crate::channel::TryChannel;
+use crate::channel::{Kind, TryChannel};
 use crate::cli::{Options, Suite};
 use crate::contenders::{self, TryVisitor};
 use crate::isolated;
@@ -140,10 +140,21 @@ pub fn cells(grid: &Grid) -> Vec<Regime> {
     v
 }
 
-/// One cell's entries, one per queue of the grid.
+/// The row of a cell's ceiling (`workloads::regime::alone`): the busier
+/// side's work with no queue.
+pub const ALONE: &str = "work alone";
+
+/// What a cell's parameters end with where it runs [`ALONE`].
+const ALONE_WORDS: &str = "; `work alone` is the busier side's work with no queue, one short run per round: the cell's ceiling";
+
+/// One cell's entries, one per queue of the grid, and its ceiling.
 struct Cell {
     regime: Regime,
+    /// The grid's own queue, in whose binary the ceiling runs.
+    ours: &'static str,
     entries: Vec<Entry>,
+    /// The ceiling's entry, which goes after the queues'.
+    ceiling: Option<Entry>,
 }
 
 impl TryVisitor for Cell {
@@ -156,7 +167,21 @@ impl TryVisitor for Cell {
             .push(Entry::new(C::NAME, C::KIND, move |items| {
                 isolated::regime::<C>(items, r).into()
             }));
+        if C::NAME == self.ours && has_ceiling(&r) {
+            self.ceiling = Some(Entry::probe(
+                ALONE,
+                Kind::Limit,
+                100_000_000,
+                move |items| isolated::alone::<C>(items, r).into(),
+            ));
+        }
     }
+}
+
+/// Whether cell `r` has a ceiling worth running: some work on either
+/// side (with none, the queue's own calls are all there is).
+pub fn has_ceiling(r: &Regime) -> bool {
+    r.producer_work.max(r.consumer_work) > 0
 }
 
 /// `grid`'s workloads, into `out`.
@@ -164,19 +189,27 @@ pub fn suite(o: &Options, grid: &Grid, out: &mut Vec<Pending>) {
     for regime in cells(grid) {
         let mut v = Cell {
             regime,
+            ours: grid.ours,
             entries: Vec::new(),
+            ceiling: None,
         };
         (grid.rings)(&mut v);
+        v.entries.extend(v.ceiling.take());
         let how = match regime.ops {
             Ops::Single => "one at a time through each queue's own try calls".to_string(),
             Ops::Batch(b) => format!("in batches of up to {b} through each ring's slice calls"),
         };
         let params = format!(
-            "1 producer, 1 consumer, u64 items {how}, capacity {}; {} steps of work before each item is sent, {} after each is received; on a try that moved nothing: {}",
+            "1 producer, 1 consumer, u64 items {how}, capacity {}; {} steps of work before each item is sent, {} after each is received; on a try that moved nothing: {}{}",
             regime.capacity,
             regime.producer_work,
             regime.consumer_work,
-            regime.wait.label()
+            regime.wait.label(),
+            if has_ceiling(&regime) {
+                ALONE_WORDS
+            } else {
+                ""
+            }
         );
         out.push(workload(
             grid.suite,

@@ -10,6 +10,7 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use crate::channel::TryChannel;
+use crate::pin;
 use crate::wait::SPINS;
 use crate::workloads::pair::pair;
 use crate::workloads::spsc::Ops;
@@ -96,6 +97,25 @@ pub fn throughput<C: TryChannel>(items: u64, r: Regime) -> f64 {
             batches::<C>(items, r, b.max(1))
         }
     }
+}
+
+/// The ceiling of cell `r`: one thread, pinned as a pair's measured one,
+/// does the busier side's work for `items` items with no queue at all
+/// (the producer's loop without its sends: [`work`] on each item's
+/// index, `max(producer_work, consumer_work)` steps); M items/s. No pair
+/// of threads passing items through any queue can run faster than its
+/// slower side, so a queue whose figure is near this one has nothing left
+/// to win in that cell, and no queue can lead another there by much.
+pub fn alone(items: u64, r: Regime) -> f64 {
+    let steps = r.producer_work.max(r.consumer_work);
+    pin::thread(1, 2);
+    let t0 = Instant::now();
+    let mut acc = 0u64;
+    for i in 0..items {
+        acc = work(acc ^ i, steps);
+    }
+    black_box(acc);
+    items as f64 / t0.elapsed().as_secs_f64() / 1e6
 }
 
 /// One item at a time, through the ring's own try calls.

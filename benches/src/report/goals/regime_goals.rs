@@ -11,7 +11,7 @@ use super::evidence::Evidence;
 use super::goal::{Goal, goal};
 use super::lookup::{best, per_round};
 use crate::results::Workload;
-use crate::suites::regimes::{GRIDS, Grid};
+use crate::suites::regimes::{ALONE, GRIDS, Grid};
 
 /// One goal per cell of each grid that ran.
 pub(super) fn regimes(ws: &[Workload], goals: &mut Vec<Goal>) {
@@ -49,4 +49,44 @@ pub fn against_beside(grid: &Grid, ws: &[Workload]) -> Vec<f64> {
             _ => None,
         })
         .collect()
+}
+
+/// How near a grid's cells run to their ceiling ([`ALONE`], the busier
+/// side's work with no queue), for the grid's summary line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NearCeiling {
+    /// Cells with a ceiling row (work on either side).
+    pub cells: usize,
+    /// Of those, the cells whose best peer runs at `share` of it or more.
+    pub peer: usize,
+    /// Of those, the cells whose own queue does.
+    pub ours: usize,
+}
+
+/// [`NearCeiling`] of `grid`'s cells in `ws`, each side's share the median
+/// of its per-round ratios to the ceiling. A cell whose best peer already
+/// runs at `1 / x` of its ceiling cannot be won by `x`: no queue runs
+/// faster than the busier side's work alone.
+pub fn near_ceiling(grid: &Grid, ws: &[Workload], share: f64) -> NearCeiling {
+    let at = |w: &Workload, name: &str| match per_round(w, name, ALONE) {
+        Some(Evidence::PerRound { mut ratios, .. }) => {
+            ratios.sort_by(f64::total_cmp);
+            ratios.get(ratios.len() / 2).is_some_and(|m| *m >= share)
+        }
+        _ => false,
+    };
+    let mut n = NearCeiling {
+        cells: 0,
+        peer: 0,
+        ours: 0,
+    };
+    for w in ws.iter().filter(|w| w.suite == grid.suite) {
+        if !w.rows.iter().any(|r| r.name == ALONE) {
+            continue;
+        }
+        n.cells += 1;
+        n.peer += usize::from(best(w, grid.peers).is_some_and(|p| at(w, p)));
+        n.ours += usize::from(at(w, grid.ours));
+    }
+    n
 }

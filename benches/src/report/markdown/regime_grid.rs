@@ -8,11 +8,15 @@
 
 use std::fmt::Write;
 
-use crate::report::goals::regime_goals::against_beside;
+use crate::report::goals::regime_goals::{against_beside, near_ceiling};
 use crate::report::goals::{Goal, Verdict};
 use crate::results::Workload;
-use crate::suites::regimes::{self, CAPACITIES, GRIDS, Grid, WORK};
+use crate::suites::regimes::{self, ALONE, CAPACITIES, GRIDS, Grid, WORK};
 use crate::workloads::regime::{Regime, WaitLoop};
+
+/// The lead the summary line asks of a cell's ceiling: the issue's goal
+/// for the median cell (issue 37 §2, ≥ 1.2×).
+const CEILING_LEAD: f64 = 1.2;
 
 /// Whether `g` is one of `grid`'s goals.
 fn in_grid(grid: &Grid, g: &Goal) -> bool {
@@ -62,6 +66,18 @@ pub fn grid(grid: &Grid, goals: &[Goal], workloads: &[Workload]) -> String {
             beside.iter().filter(|r| **r >= 1.0).count(),
             beside.len(),
             median(&beside),
+        );
+    }
+    let near = near_ceiling(grid, workloads, 1.0 / CEILING_LEAD);
+    if near.cells > 0 {
+        let _ = write!(
+            s,
+            " In {} of the {} cells with work, the best peer runs at {:.0} % or more of the busier side's work alone (`{ALONE}`), where no queue can lead it by {CEILING_LEAD}×; {} runs there in {}.",
+            near.peer,
+            near.cells,
+            100.0 / CEILING_LEAD,
+            grid.ours,
+            near.ours,
         );
     }
     let _ = writeln!(s, "\n");
