@@ -111,6 +111,36 @@ fn push_slice_and_pop_slice_stay_fifo_across_the_index_wrap() {
     });
 }
 
+/// `push_slice` copies a short run item by item and a long one with
+/// `memcpy` (`ITEMWISE_ITEMS`, `ITEMWISE_BYTES` in `producer.rs`): slices
+/// of every length on both sides of that line, of items of 1, 8 and 20
+/// bytes, split at the storage's end or not, arrive whole and in order.
+#[test]
+fn push_slice_copies_every_item_of_short_and_long_slices_across_the_index_wrap() {
+    fn check<T: Copy + PartialEq + std::fmt::Debug>(item: impl Fn(u64) -> T) {
+        // 40: beyond the 16 items and the 128 bytes of the item-by-item copy.
+        let capacity = 40;
+        let start = usize::MAX - 7; // the index wraps after 8 slots
+        let (mut tx, mut rx) = RingBuffer::with_initial_index(capacity, start).unwrap();
+        let mut next = 0u64;
+        let mut expected = 0u64;
+        for len in (0..=capacity).chain((0..=capacity).rev()) {
+            let items: Vec<T> = (next..next + len as u64).map(&item).collect();
+            assert_eq!(tx.push_slice(&items), len, "length {len}");
+            next += len as u64;
+            let mut out = vec![item(u64::MAX); len];
+            assert_eq!(rx.pop_slice(&mut out), len, "length {len}");
+            for got in out {
+                assert_eq!(got, item(expected), "length {len}");
+                expected += 1;
+            }
+        }
+    }
+    check(|i| i as u8);
+    check(|i| i);
+    check(|i| [i as u32, !(i as u32), 7, 8, i as u32 ^ 0x5a5a]);
+}
+
 /// rtrb's slice calls (`push_partial_slice`, `push_entire_slice`,
 /// `pop_partial_slice`, `pop_entire_slice` and the `_uninit` pops), in
 /// turn, against a model: each moves exactly what it says, in order, and
