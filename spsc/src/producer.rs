@@ -431,9 +431,12 @@ const ITEMWISE_BYTES: usize = 128;
 /// producer's work alone with `memcpy` and 0.88–0.90 item by item (the
 /// median of each row's 9 cells); ringbuf, whose `push_slice` is a
 /// `memcpy`, 0.82–0.83 in both runs, rtrb, which fills item by item,
-/// 0.91–0.95. Elsewhere it moved no more than the peers did between
-/// the two runs. Longer runs keep `memcpy`, which copies kilobytes faster
-/// than a loop (`docs/performance.md`, "Batches: the producer's copy").
+/// 0.91–0.95. With 1 or 4 steps of producer work it rose 7–19 % beyond
+/// the peers' drift between the runs; with none it was level with them,
+/// but for four cells of the bigger rings that fell 9–32 % (still 1.3 ×
+/// the best peer there). Longer runs keep `memcpy`, which copies
+/// kilobytes faster than a loop (`docs/performance.md`, "Batches: the
+/// producer's copy").
 ///
 /// # Safety
 ///
