@@ -180,7 +180,7 @@ impl TryVisitor for Cell {
 
 /// Whether cell `r` has a ceiling worth running: some work on either
 /// side (with none, the queue's own calls are all there is).
-pub fn has_ceiling(r: &Regime) -> bool {
+fn has_ceiling(r: &Regime) -> bool {
     r.producer_work.max(r.consumer_work) > 0
 }
 

@@ -41,14 +41,19 @@ pub fn against_beside(grid: &Grid, ws: &[Workload]) -> Vec<f64> {
     };
     ws.iter()
         .filter(|w| w.suite == grid.suite)
-        .filter_map(|w| match per_round(w, grid.ours, beside)? {
-            Evidence::PerRound { mut ratios, .. } => {
-                ratios.sort_by(f64::total_cmp);
-                ratios.get(ratios.len() / 2).copied()
-            }
-            _ => None,
-        })
+        .filter_map(|w| median_per_round(w, grid.ours, beside))
         .collect()
+}
+
+/// The median of `a / b` over `w`'s rounds, where both rows ran.
+fn median_per_round(w: &Workload, a: &str, b: &str) -> Option<f64> {
+    match per_round(w, a, b)? {
+        Evidence::PerRound { mut ratios, .. } => {
+            ratios.sort_by(f64::total_cmp);
+            ratios.get(ratios.len() / 2).copied()
+        }
+        _ => None,
+    }
 }
 
 /// How near a grid's cells run to their ceiling ([`ALONE`], the busier
@@ -68,13 +73,8 @@ pub struct NearCeiling {
 /// runs at `1 / x` of its ceiling cannot be won by `x`: no queue runs
 /// faster than the busier side's work alone.
 pub fn near_ceiling(grid: &Grid, ws: &[Workload], share: f64) -> NearCeiling {
-    let at = |w: &Workload, name: &str| match per_round(w, name, ALONE) {
-        Some(Evidence::PerRound { mut ratios, .. }) => {
-            ratios.sort_by(f64::total_cmp);
-            ratios.get(ratios.len() / 2).is_some_and(|m| *m >= share)
-        }
-        _ => false,
-    };
+    let at =
+        |w: &Workload, name: &str| median_per_round(w, name, ALONE).is_some_and(|m| m >= share);
     let mut n = NearCeiling {
         cells: 0,
         peer: 0,
