@@ -108,14 +108,23 @@ pub fn throughput<C: TryChannel>(items: u64, r: Regime) -> f64 {
 /// to win in that cell, and no queue can lead another there by much.
 pub fn alone(items: u64, r: Regime) -> f64 {
     let steps = r.producer_work.max(r.consumer_work);
-    pin::thread(1, 2);
-    let t0 = Instant::now();
-    let mut acc = 0u64;
-    for i in 0..items {
-        acc = work(acc ^ i, steps);
-    }
-    black_box(acc);
-    items as f64 / t0.elapsed().as_secs_f64() / 1e6
+    // On a thread of its own, as a pair's threads are: pinning the
+    // caller's thread (the report's, with `--in-process`) would leave it
+    // pinned after the run.
+    std::thread::scope(|s| {
+        s.spawn(move || {
+            pin::thread(1, 2);
+            let t0 = Instant::now();
+            let mut acc = 0u64;
+            for i in 0..items {
+                acc = work(acc ^ i, steps);
+            }
+            black_box(acc);
+            items as f64 / t0.elapsed().as_secs_f64() / 1e6
+        })
+        .join()
+        .expect("the ceiling's thread panicked")
+    })
 }
 
 /// One item at a time, through the ring's own try calls.
