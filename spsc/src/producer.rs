@@ -429,9 +429,9 @@ const ITEMWISE_BYTES: usize = 128;
 /// of work, 2026-12-06 on a 2-core Xeon VM): where the producer's work is
 /// the bottleneck (16 steps an item), this ring ran at 0.85–0.89 of the
 /// producer's work alone with `memcpy` and 0.88–0.90 item by item (the
-/// median of each row's 9 cells); ringbuf, whose `push_slice` is a
-/// `memcpy`, 0.82–0.83 in both runs, rtrb, which fills item by item,
-/// 0.91–0.95. With 1 or 4 steps of producer work it rose 7–19 % beyond
+/// median of each row's 9 cells; one grid run of each); ringbuf, whose
+/// `push_slice` is a `memcpy`, 0.82–0.83 in both runs, rtrb, which fills
+/// item by item, 0.91–0.95. With 1 or 4 steps of producer work it rose 7–19 % beyond
 /// the peers' drift between the runs; with none it was level with them,
 /// but for four cells of the bigger rings that fell 9–32 % (still 1.3 ×
 /// the best peer there). Longer runs keep `memcpy`, which copies
