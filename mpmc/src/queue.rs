@@ -93,6 +93,18 @@ const RESERVED: Position = 2;
 /// A tombstone's stamp, as an offset from its position.
 const TOMBSTONE: Position = 3;
 
+/// Why [`Queue::push_unless`] gave its value back.
+#[cfg(feature = "std")]
+pub(crate) enum Refused<T> {
+    /// The queue is full (or closed): no slot was claimed.
+    Full(T),
+    /// `refuse()` said no after the claim: the slot at this position is
+    /// claimed, as `Queue::claim` leaves it, for the caller to hold and
+    /// release (consumers that reach it meanwhile wait, as for a push
+    /// between claim and publish).
+    Claimed(T, Position),
+}
+
 // Batch claims: `pop_many` and `push_many`, one CAS per batch.
 mod batch;
 #[cfg(feature = "std")]
@@ -342,32 +354,76 @@ impl<T> Queue<T> {
     /// assert_eq!(q.push(2), Err(2));
     /// ```
     pub fn push(&self, value: T) -> Result<(), T> {
-        let pushed = self.push_or_else(value, |value, tail, _, _, stamp| {
-            // The oldest slot a tombstone (a channel's dropped permit): skip
-            // it and look again.
-            #[cfg(feature = "std")]
-            if self.skip_oldest_tombstone(tail, stamp) {
-                return Continue(value);
-            }
-            #[cfg(not(feature = "std"))]
-            let _ = stamp;
-            // The slot at `tail` is taken: the queue is full if `head` is a
-            // whole lap behind (even if the producer of that slot has not
-            // published yet: its push is ordered before ours by its claim),
-            // else a consumer is about to free the slot, or `tail` is stale.
-            // A closed queue (see the module docs) is reported as full:
-            // the channels tell the two apart.
-            let head = self.head.load(Ordering::Relaxed);
-            let gap = tail.wrapping_sub(head);
-            if gap == self.one_lap || is_closed_gap(gap) {
-                Break(value)
-            } else {
-                Continue(value)
-            }
-        });
+        let pushed = self.push_or_else(
+            value,
+            |value, tail, _, _, stamp| self.full_or_retry(value, tail, stamp),
+            |value, _| Continue(value),
+        );
         match pushed {
             Continue(()) => Ok(()),
             Break(value) => Err(value),
+        }
+    }
+
+    /// [`push`](Self::push), but once the slot is claimed and before the
+    /// value is written, `refuse()` may still turn the push down: then its
+    /// position comes back with the value, claimed as
+    /// [`claim`](Self::claim) leaves it, for the caller to
+    /// [`hold`](Self::hold) and release, off the hot path. A
+    /// channel's send asks its disconnection flag there (`Sender::try_send`):
+    /// a claim of room that the last receiver's drain made is ordered after
+    /// the flag store.
+    #[cfg(feature = "std")]
+    #[inline]
+    pub(crate) fn push_unless(
+        &self,
+        value: T,
+        refuse: impl Fn() -> bool,
+    ) -> Result<(), Refused<T>> {
+        let pushed = self.push_or_else(
+            value,
+            |value, tail, _, _, stamp| match self.full_or_retry(value, tail, stamp) {
+                Break(value) => Break(Refused::Full(value)),
+                Continue(value) => Continue(value),
+            },
+            |value, position| {
+                if refuse() {
+                    Break(Refused::Claimed(value, position))
+                } else {
+                    Continue(value)
+                }
+            },
+        );
+        match pushed {
+            Continue(()) => Ok(()),
+            Break(refused) => Err(refused),
+        }
+    }
+
+    /// `push`'s decision when the slot at `tail` is not free for this lap:
+    /// `Break` (full, or closed), or `Continue` to look again.
+    #[inline]
+    fn full_or_retry(&self, value: T, tail: Position, stamp: Position) -> ControlFlow<T, T> {
+        // The oldest slot a tombstone (a channel's dropped permit): skip
+        // it and look again.
+        #[cfg(feature = "std")]
+        if self.skip_oldest_tombstone(tail, stamp) {
+            return Continue(value);
+        }
+        #[cfg(not(feature = "std"))]
+        let _ = stamp;
+        // The slot at `tail` is taken: the queue is full if `head` is a
+        // whole lap behind (even if the producer of that slot has not
+        // published yet: its push is ordered before ours by its claim),
+        // else a consumer is about to free the slot, or `tail` is stale.
+        // A closed queue (see the module docs) is reported as full: the
+        // channels tell the two apart.
+        let head = self.head.load(Ordering::Relaxed);
+        let gap = tail.wrapping_sub(head);
+        if gap == self.one_lap || is_closed_gap(gap) {
+            Break(value)
+        } else {
+            Continue(value)
         }
     }
 
@@ -394,69 +450,73 @@ impl<T> Queue<T> {
     /// [`force_push`](Self::force_push), or `Err(value)` when the queue is
     /// closed (see the module docs).
     pub(crate) fn force_push_or_closed(&self, value: T) -> Result<Option<T>, T> {
-        let pushed = self.push_or_else(value, |value, tail, new_tail, slot, stamp| {
-            if stamp.wrapping_add(self.one_lap) != tail.wrapping_add(1) {
-                // The oldest slot a tombstone: skip it and look again. (A
-                // reserved one is waited for: a permit is no item to evict.)
-                #[cfg(feature = "std")]
-                if self.skip_oldest_tombstone(tail, stamp) {
+        let pushed = self.push_or_else(
+            value,
+            |value, tail, new_tail, slot, stamp| {
+                if stamp.wrapping_add(self.one_lap) != tail.wrapping_add(1) {
+                    // The oldest slot a tombstone: skip it and look again. (A
+                    // reserved one is waited for: a permit is no item to evict.)
+                    #[cfg(feature = "std")]
+                    if self.skip_oldest_tombstone(tail, stamp) {
+                        return Continue(value);
+                    }
+                    // Relaxed: the jumped `tail` was loaded before the fence
+                    // `push_or_else` ran, which orders this load after it.
+                    if is_closed_gap(tail.wrapping_sub(self.head.load(Ordering::Relaxed))) {
+                        return Break(Err(value));
+                    }
+                    // No published item of last lap to evict (yet): wait.
                     return Continue(value);
                 }
-                // Relaxed: the jumped `tail` was loaded before the fence
-                // `push_or_else` ran, which orders this load after it.
-                if is_closed_gap(tail.wrapping_sub(self.head.load(Ordering::Relaxed))) {
-                    return Break(Err(value));
+                // The slot at `tail` holds the oldest item, at position
+                // `tail - one_lap`, if `head` is still there. Claim it as a
+                // consumer would; then this thread owns the slot outright.
+                let head = tail.wrapping_sub(self.one_lap);
+                let new_head = new_tail.wrapping_sub(self.one_lap);
+                // SeqCst: this is a consumer's claim, in the total order for the
+                // reason given at the claim in `pop`.
+                if self
+                    .head
+                    .compare_exchange_weak(head, new_head, Ordering::SeqCst, Ordering::Relaxed)
+                    .is_err()
+                {
+                    return Continue(value);
                 }
-                // No published item of last lap to evict (yet): wait.
-                return Continue(value);
-            }
-            // The slot at `tail` holds the oldest item, at position
-            // `tail - one_lap`, if `head` is still there. Claim it as a
-            // consumer would; then this thread owns the slot outright.
-            let head = tail.wrapping_sub(self.one_lap);
-            let new_head = new_tail.wrapping_sub(self.one_lap);
-            // SeqCst: this is a consumer's claim, in the total order for the
-            // reason given at the claim in `pop`.
-            if self
-                .head
-                .compare_exchange_weak(head, new_head, Ordering::SeqCst, Ordering::Relaxed)
-                .is_err()
-            {
-                return Continue(value);
-            }
-            seam(Seam::Evicted);
-            // No producer can move `tail` meanwhile: its CAS needs the
-            // slot's stamp to equal `tail`, and it still says "last lap's
-            // item". A close can (see the module docs): then this push
-            // still happens (it owns position `tail` since its eviction),
-            // and the close point moves past it. SeqCst: this is the
-            // producer's claim of position `tail`, and takes part in the
-            // total order for the reason given at the claim in
-            // `push_or_else`.
-            if self
-                .tail
-                .compare_exchange(tail, new_tail, Ordering::SeqCst, Ordering::Relaxed)
-                .is_err()
-            {
-                // Relaxed: only consumers read it, for "closed and
-                // drained" once they reach `new_tail`, and they get there
-                // only through the stamp store below (Release), which
-                // orders this store before their `tail` load.
-                self.tail
-                    .store(new_tail.wrapping_add(CLOSE_JUMP), Ordering::Relaxed);
-            }
-            // SAFETY: the stamp said the slot holds last lap's published
-            // item (its Acquire load made the value visible), and claiming
-            // `head` made it ours: no consumer reads it, no producer writes
-            // it until the stamp below.
-            let old = slot
-                .value
-                .with_mut(|p| unsafe { p.replace(MaybeUninit::new(value)).assume_init() });
-            // Release pairs with the Acquire stamp load in `pop`: the new
-            // value is written before its consumer reads it.
-            slot.stamp.store(tail.wrapping_add(1), Ordering::Release);
-            Break(Ok(old))
-        });
+                seam(Seam::Evicted);
+                // No producer can move `tail` meanwhile: its CAS needs the
+                // slot's stamp to equal `tail`, and it still says "last lap's
+                // item". A close can (see the module docs): then this push
+                // still happens (it owns position `tail` since its eviction),
+                // and the close point moves past it. SeqCst: this is the
+                // producer's claim of position `tail`, and takes part in the
+                // total order for the reason given at the claim in
+                // `push_or_else`.
+                if self
+                    .tail
+                    .compare_exchange(tail, new_tail, Ordering::SeqCst, Ordering::Relaxed)
+                    .is_err()
+                {
+                    // Relaxed: only consumers read it, for "closed and
+                    // drained" once they reach `new_tail`, and they get there
+                    // only through the stamp store below (Release), which
+                    // orders this store before their `tail` load.
+                    self.tail
+                        .store(new_tail.wrapping_add(CLOSE_JUMP), Ordering::Relaxed);
+                }
+                // SAFETY: the stamp said the slot holds last lap's published
+                // item (its Acquire load made the value visible), and claiming
+                // `head` made it ours: no consumer reads it, no producer writes
+                // it until the stamp below.
+                let old = slot
+                    .value
+                    .with_mut(|p| unsafe { p.replace(MaybeUninit::new(value)).assume_init() });
+                // Release pairs with the Acquire stamp load in `pop`: the new
+                // value is written before its consumer reads it.
+                slot.stamp.store(tail.wrapping_add(1), Ordering::Release);
+                Break(Ok(old))
+            },
+            |value, _| Continue(value),
+        );
         match pushed {
             Continue(()) => Ok(None),
             Break(Ok(old)) => Ok(Some(old)),
@@ -518,12 +578,16 @@ impl<T> Queue<T> {
     /// Claims the slot at `tail`, writes `value` and publishes it. When the
     /// slot is not free for this lap, `when_blocked(value, tail, new_tail,
     /// slot, stamp)` decides: `Break` ends the push with its result,
-    /// `Continue` hands the value back to retry (after backing off).
+    /// `Continue` hands the value back to retry (after backing off). Once
+    /// the slot is claimed, `when_claimed(value, tail)` may still end the
+    /// push (`Break`) before the value is written; the slot is then the
+    /// caller's to settle (`push_unless`).
     #[inline]
     fn push_or_else<B>(
         &self,
         mut value: T,
         when_blocked: impl Fn(T, Position, Position, &Slot<T>, Position) -> ControlFlow<B, T>,
+        when_claimed: impl Fn(T, Position) -> ControlFlow<B, T>,
     ) -> ControlFlow<B> {
         let backoff = Backoff::new();
         let mut tail = self.tail.load(Ordering::Relaxed);
@@ -558,6 +622,7 @@ impl<T> Queue<T> {
                 ) {
                     Ok(_) => {
                         seam(Seam::AfterClaim);
+                        let value = when_claimed(value, tail)?;
                         // SAFETY: the stamp said the slot is empty for this
                         // lap and the CAS made position `tail` ours: no one
                         // else touches the slot until we publish it below.

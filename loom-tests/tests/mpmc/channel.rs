@@ -262,3 +262,23 @@ fn send_racing_the_last_receiver_drop_leaves_nothing_inside() {
         },
     );
 }
+
+/// A full channel (capacity 1, one item) and its last receiver dropped
+/// while a sender tries to send: the drop's drain frees the slot only
+/// after it has marked the channel disconnected, so the send fails (full
+/// before the drop, disconnected after) and its value comes back; it is
+/// never taken in and dropped unseen.
+#[test]
+fn a_send_racing_the_last_receivers_drop_never_takes_the_drained_room() {
+    model(
+        "a_send_racing_the_last_receivers_drop_never_takes_the_drained_room",
+        3,
+        || {
+            let (tx, rx) = bounded::<u8>(1);
+            tx.try_send(1).unwrap();
+            let sender = thread::spawn(move || tx.try_send(2).map_err(|e| e.into_inner()));
+            drop(rx);
+            assert_eq!(sender.join().unwrap(), Err(2), "the value comes back");
+        },
+    );
+}

@@ -98,3 +98,29 @@ fn a_tombstone_behind_an_item_racing_a_receiver_is_skipped() {
         },
     );
 }
+
+/// A full channel (capacity 1, one item) and its last receiver dropped
+/// while a sender tries to reserve: the drop's drain frees the slot only
+/// after it has marked the channel disconnected, so no reserve can
+/// linearize into that room. It fails (full before the drop, disconnected
+/// after), never hands out a permit for a value nobody will take. The
+/// reserve's check of the flag after its claim is what holds it: the
+/// claim's Acquire stamp load read the drain's freeing store, which the
+/// flag store precedes.
+#[test]
+fn a_reserve_racing_the_last_receivers_drop_never_takes_the_drained_room() {
+    model(
+        "a_reserve_racing_the_last_receivers_drop_never_takes_the_drained_room",
+        3,
+        || {
+            let (tx, rx) = bounded::<u8>(1);
+            tx.try_send(1).unwrap();
+            let reserver = thread::spawn(move || tx.try_reserve().map(|p| p.send(2)).is_ok());
+            drop(rx);
+            assert!(
+                !reserver.join().unwrap(),
+                "a permit from a full, disconnected channel"
+            );
+        },
+    );
+}

@@ -120,7 +120,9 @@ impl<T> Sender<T> {
     /// Reserves a slot if there is one now, without blocking:
     /// [`TrySendError::Full`] when the channel is full (counting the slots
     /// held by other permits), [`TrySendError::Disconnected`] when every
-    /// receiver is gone or the channel is closed.
+    /// receiver is gone or the channel is closed. A reserve that races the
+    /// last receiver's drop either fails or counts as made before it; it
+    /// never takes room that the drop's drain made.
     ///
     /// ```
     /// use hotq_mpmc::TrySendError;
@@ -135,17 +137,16 @@ impl<T> Sender<T> {
     /// ```
     pub fn try_reserve(&self) -> Result<Permit<'_, T>, TrySendError<()>> {
         let shared = self.shared();
-        // Relaxed: a hint, as in `try_send` (a permit that races the last
-        // receiver's drop is settled when it sends: `Shared::fill`).
+        // Relaxed: a hint that saves a claim nobody will receive.
         if shared.disconnected.load(Ordering::Relaxed) {
             return Err(TrySendError::Disconnected(()));
         }
-        match shared.queue.reserve() {
-            Some(position) => Ok(Permit {
+        match shared.reserve() {
+            Some(Ok(position)) => Ok(Permit {
                 sender: self,
                 position,
             }),
-            None if shared.queue.is_closed() => Err(TrySendError::Disconnected(())),
+            Some(Err(())) => Err(TrySendError::Disconnected(())),
             None => Err(TrySendError::Full(())),
         }
     }
@@ -308,6 +309,31 @@ impl<T> Drop for Permit<'_, T> {
 }
 
 impl<T> Shared<T> {
+    /// Reserves the slot at `tail` (`Sender::try_reserve`, a select's send
+    /// arm): `None` when the channel is full, `Some(Err(()))` when it is
+    /// closed or its receivers are gone.
+    ///
+    /// The disconnection flag is asked again after the claim: the last
+    /// receiver's drop stores it and then drains, and a reserve that
+    /// claims room the drain made must fail, not take it (the channel was
+    /// full and nobody received; a permit's send would drop its value
+    /// unseen). Relaxed: the claim's Acquire stamp load read the drain
+    /// pop's freeing store (Release), which the flag store precedes, so
+    /// this load sees the flag. Room made otherwise is a reserve made
+    /// before the disconnection, settled when the permit sends (`fill`).
+    pub(crate) fn reserve(&self) -> Option<Result<Position, ()>> {
+        let Some(position) = self.queue.reserve() else {
+            return self.queue.is_closed().then_some(Err(()));
+        };
+        if self.disconnected.load(Ordering::Relaxed) {
+            // SAFETY: reserved just now, neither filled nor released:
+            // released exactly once.
+            unsafe { self.release(position) };
+            return Some(Err(()));
+        }
+        Some(Ok(position))
+    }
+
     /// Fills the reserved slot of `position` with `value` and wakes the
     /// waiting receivers (see the module docs); when the last receiver has
     /// gone meanwhile, drops what is left, as `try_send` does.

@@ -241,8 +241,9 @@ impl<T> Operand for Receiver<T> {
 impl<T> Operand for Sender<T> {
     fn attempt(&self) -> Option<Done> {
         let shared = &*self.shared;
-        // Relaxed: as in `try_send` (a waiting select re-reads it after
-        // taking the list's lock, which `disconnect` takes too).
+        // Relaxed: a hint, as in `try_reserve` (a waiting select re-reads
+        // it after taking the list's lock, which `disconnect` takes too;
+        // `Shared::reserve` asks again after its claim).
         if shared.disconnected.load(Ordering::Relaxed) {
             return Some(Done::Disconnected);
         }
@@ -263,10 +264,10 @@ impl<T> Operand for Sender<T> {
             // SAFETY: the caller's promise.
             unsafe { (*channel.cast::<Shared<T>>()).release(position) }
         }
-        shared
-            .queue
-            .reserve()
-            .map(|position| Done::Claimed(position, release::<T>))
+        match shared.reserve()? {
+            Ok(position) => Some(Done::Claimed(position, release::<T>)),
+            Err(()) => Some(Done::Disconnected),
+        }
     }
 
     fn is_ready(&self) -> bool {

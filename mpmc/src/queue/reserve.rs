@@ -67,6 +67,13 @@ impl<T> Queue<T> {
     /// [`release`](Self::release) the position exactly once.
     pub(crate) fn reserve(&self) -> Option<Position> {
         let position = self.claim()?;
+        self.hold(position);
+        Some(position)
+    }
+
+    /// Marks the claimed slot of `position` reserved (`reserve`, and a
+    /// push refused after its claim, `push_unless`).
+    pub(crate) fn hold(&self, position: Position) {
         // Before the slot reads as reserved: from now on `len` looks at
         // the stamps. Loaded first so that, once set, the line this flag
         // shares with the fields every operation reads stays shared.
@@ -81,7 +88,6 @@ impl<T> Queue<T> {
         self.slot(position)
             .stamp
             .store(position.wrapping_add(RESERVED), Ordering::Relaxed);
-        Some(position)
     }
 
     /// Writes `value` into the reserved slot of `position` and publishes it.
