@@ -501,8 +501,10 @@ impl<T> Sender<T> {
     /// the receivers' notification (one per item sent).
     fn send_front_of(&self, from: &mut FrontDrain<'_, T>) -> Result<usize, TrySendError<()>> {
         let shared = &*self.shared;
-        // Relaxed: a hint, as in `try_send` (a send racing the last
-        // receiver's drop is settled by `CLOSED` below).
+        // Relaxed: a hint, read before the claim only (`try_send` reads
+        // it after its claim too): a batch that races the last receiver's
+        // drop may take room the drop's drain made; its items are then
+        // dropped with the rest, settled by `CLOSED` below.
         if shared.disconnected.load(Ordering::Relaxed) {
             return Err(TrySendError::Disconnected(()));
         }

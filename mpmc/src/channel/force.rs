@@ -40,8 +40,11 @@ impl<T> Sender<T> {
     /// ```
     pub fn force_send(&self, value: T) -> Result<Option<T>, SendError<T>> {
         let shared = &*self.shared;
-        // Relaxed: a hint, as in `try_send` (a send racing the last
-        // receiver's drop is settled by `CLOSED` below).
+        // Relaxed: a hint, read before the claim only (`try_send` reads
+        // it after its claim too): a force send that races the last
+        // receiver's drop may use room the drop's drain made and report
+        // no eviction; its item is then dropped with the rest, settled by
+        // `CLOSED` below.
         if shared.disconnected.load(Ordering::Relaxed) {
             return Err(SendError(value));
         }
