@@ -294,3 +294,28 @@ fn len_never_reports_a_state_the_queue_was_not_in_with_batches() {
         },
     );
 }
+
+/// A full channel (capacity 1, one item) and its last receiver dropped
+/// while a sender tries a batch: as for one item (`try_send`), the batch
+/// fails and keeps its items; it never takes the room the drop's drain
+/// made after marking the channel disconnected.
+#[test]
+fn a_batch_racing_the_last_receivers_drop_never_takes_the_drained_room() {
+    model(
+        "a_batch_racing_the_last_receivers_drop_never_takes_the_drained_room",
+        3,
+        || {
+            let (tx, rx) = bounded::<u8>(1);
+            tx.try_send(1).unwrap();
+            let sender = thread::spawn(move || {
+                let mut items = vec![2];
+                let sent = tx.try_send_many(&mut items);
+                (sent.is_ok(), items)
+            });
+            drop(rx);
+            let (sent, items) = sender.join().unwrap();
+            assert!(!sent, "a batch into a full, disconnected channel");
+            assert_eq!(items, [2], "the batch keeps its items");
+        },
+    );
+}

@@ -418,6 +418,8 @@ impl<T> Sender<T> {
     /// let (tx, rx) = hotq_mpmc::bounded(2);
     /// tx.send_many(&mut vec!['a', 'b']).unwrap(); // full now
     /// let t = std::thread::spawn(move || drop(rx)); // while `send_many` waits, perhaps
+    /// // (full, and nobody receives: the only room is what the drop's drain
+    /// // makes, after the disconnection, so nothing is sent)
     /// let mut items = vec!['c', 'd'];
     /// assert_eq!(tx.send_many(&mut items), Err(hotq_mpmc::SendError(())));
     /// t.join().unwrap();
@@ -501,17 +503,31 @@ impl<T> Sender<T> {
     /// the receivers' notification (one per item sent).
     fn send_front_of(&self, from: &mut FrontDrain<'_, T>) -> Result<usize, TrySendError<()>> {
         let shared = &*self.shared;
-        // Relaxed: a hint, read before the claim only (`try_send` reads
-        // it after its claim too): a batch that races the last receiver's
-        // drop may take room the drop's drain made; its items are then
-        // dropped with the rest, settled by `CLOSED` below.
+        // Relaxed: a hint that saves a claim nobody will receive.
         if shared.disconnected.load(Ordering::Relaxed) {
             return Err(TrySendError::Disconnected(()));
         }
-        match shared.queue.push_front_of(from) {
-            0 if shared.queue.is_closed() => Err(TrySendError::Disconnected(())),
-            0 => Err(TrySendError::Full(())),
-            sent => {
+        // Asked again after the claim, as in `try_send` (see there): a
+        // batch must not take room the last receiver's drain made. The
+        // claim's scan loaded every claimed slot's stamp with Acquire, so
+        // a slot the drain freed orders the flag store before this load.
+        let claimed = shared
+            .queue
+            .push_front_of_unless(from, || shared.disconnected.load(Ordering::Relaxed));
+        match claimed {
+            Err(run) => {
+                // Given back as dropped permits' slots are; `from` keeps
+                // every item.
+                shared.queue.hold_each(run, |position| {
+                    // SAFETY: claimed by this batch, held just now, and
+                    // neither filled nor released: released exactly once.
+                    unsafe { shared.release(position) }
+                });
+                Err(TrySendError::Disconnected(()))
+            }
+            Ok(0) if shared.queue.is_closed() => Err(TrySendError::Disconnected(())),
+            Ok(0) => Err(TrySendError::Full(())),
+            Ok(sent) => {
                 // After the claim (push_many's SeqCst CAS on `tail`): see
                 // `waiters.rs` for the store→load order.
                 if shared.recv_waiters.notify_many(sent) {

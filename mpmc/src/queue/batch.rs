@@ -76,6 +76,16 @@ use core::ptr;
 use super::{Queue, RESERVED, TOMBSTONE, is_closed_gap, moved_past};
 use crate::sync::{Backoff, Ordering, Position, fence};
 
+/// The slots a batch push claimed and then refused
+/// ([`Queue::push_front_of_unless`]): `count` of them from `first`,
+/// claimed (their stamps say "being written") and nothing written.
+#[must_use = "claimed slots must be given back (`Queue::hold_each`)"]
+#[cfg_attr(not(feature = "std"), allow(dead_code))] // never refused without channels
+pub(crate) struct ClaimedRun {
+    first: Position,
+    count: usize,
+}
+
 /// What a batch's scan found.
 enum Scan {
     /// `count` (at least one) slots from the start, ending before
@@ -254,13 +264,33 @@ impl<T> Queue<T> {
 
     /// [`push_many`](Self::push_many) from what `from` has left.
     pub(crate) fn push_front_of(&self, from: &mut FrontDrain<'_, T>) -> usize {
+        match self.push_front_of_unless(from, || false) {
+            Ok(count) => count,
+            Err(_) => unreachable!("never refused"),
+        }
+    }
+
+    /// [`push_front_of`](Self::push_front_of), but once the slots are
+    /// claimed and before anything is taken from `from`, `refuse()` may
+    /// still turn the batch down: then the claimed slots come back, for
+    /// the caller to give back with [`hold_each`](Self::hold_each) (a
+    /// channel's batch send asks its disconnection flag there, as
+    /// `Queue::push_unless` does for one item).
+    pub(crate) fn push_front_of_unless(
+        &self,
+        from: &mut FrontDrain<'_, T>,
+        refuse: impl Fn() -> bool,
+    ) -> Result<usize, ClaimedRun> {
         let most = from.remaining().min(self.capacity);
         if most == 0 {
-            return 0;
+            return Ok(0);
         }
         let Some((tail, count)) = self.claim_free(most) else {
-            return 0;
+            return Ok(0);
         };
+        if refuse() {
+            return Err(ClaimedRun { first: tail, count });
+        }
         let mut position = tail;
         for _ in 0..count {
             // SAFETY: `count <= most <= from.remaining()`, one taken per
@@ -279,7 +309,26 @@ impl<T> Queue<T> {
                 .store(position.wrapping_add(1), Ordering::Release);
             position = self.step(position);
         }
-        count
+        Ok(count)
+    }
+
+    /// Gives back the slots of a refused batch: holds each, as
+    /// `Queue::reserve` leaves a slot (so consumers that reach one read
+    /// "empty for now" instead of waiting), then hands each position to
+    /// `release`, oldest first (the channel's `Shared::release`, which
+    /// leaves a tombstone and skips it when it is the oldest).
+    #[cfg(feature = "std")]
+    pub(crate) fn hold_each(&self, run: ClaimedRun, mut release: impl FnMut(Position)) {
+        let mut position = run.first;
+        for _ in 0..run.count {
+            self.hold(position);
+            position = self.step(position);
+        }
+        let mut position = run.first;
+        for _ in 0..run.count {
+            release(position);
+            position = self.step(position);
+        }
     }
 
     /// A batch push's claim of up to `most` free slots at `tail`: the
