@@ -298,12 +298,17 @@ fn contender_dir(say: bool) -> Result<PathBuf, String> {
 /// seconds per queue; they do not depend on the machine's load).
 fn count_instructions(say: bool) -> Vec<(String, f64)> {
     use hotq_benches::instructions;
-    let exe = match std::env::current_exe() {
-        Ok(exe) if instructions::available() => exe,
-        _ => {
-            if say {
-                eprintln!("report: no valgrind here; the instruction counts are left out");
-            }
+    if !instructions::available() {
+        if say {
+            eprintln!("report: no valgrind here; the instruction counts are left out");
+        }
+        return Vec::new();
+    }
+    // The file at the report's path, relinked or not (see `report_exe`).
+    let exe = match rounds::processes::report_exe() {
+        Ok(exe) => exe,
+        Err(e) => {
+            eprintln!("report: {e}; the instruction counts are left out");
             return Vec::new();
         }
     };

@@ -66,8 +66,10 @@ pub fn worker_out(out: &Path, i: usize) -> PathBuf {
 /// when an earlier build (a `cargo test` of one crate, with other
 /// features) left it behind; Linux then names the running file
 /// `PATH (deleted)`, and the workers run the new file at `PATH`, built from
-/// the same sources as the contender binaries it checked.
-fn report_exe() -> Result<PathBuf, String> {
+/// the same sources as the contender binaries it checked. (The
+/// instruction counts run it too, under callgrind: the running file's
+/// `(deleted)` name made valgrind exit 127 for every queue.)
+pub fn report_exe() -> Result<PathBuf, String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot find the report binary: {e}"))?;
     if exe.exists() {
         return Ok(exe);
