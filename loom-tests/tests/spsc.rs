@@ -362,14 +362,21 @@ fn parked_consumer_woken_by_push(capacity: usize) {
         BOUND,
         move || {
             let (mut tx, mut rx) = RingBuffer::<usize>::new(capacity);
+            // The producer's half comes back through a channel, alive until
+            // both items are in (not a join: see above): its drop, which
+            // wakes the consumer too, must not stand in for the pushes'
+            // wake-ups.
+            let (back, returned) = loom::sync::mpsc::channel();
             thread::spawn(move || {
                 for i in 0..2 {
                     push(&mut tx, i);
                 }
+                back.send(tx).unwrap();
             });
             for i in 0..2 {
                 assert_eq!(rx.pop_timeout(FOREVER), Ok(i));
             }
+            drop(returned.recv().unwrap());
             assert_eq!(rx.pop_timeout(FOREVER), Err(PopTimeoutError::Abandoned));
         },
     );

@@ -37,7 +37,9 @@
 //!   chunks handed out in place, `std::io`, blocking and async waits. Its
 //!   slots are contiguous, and a consumer that keeps up learns of each
 //!   item from the producer's `tail`, a cache line of its own.
-//! - [`stamped::RingBuffer`]: single items only, try calls only. Each
+//! - [`stamped::RingBuffer`]: single items only: try calls, and blocking
+//!   calls with a timeout or deadline (no async waits, chunks, slices or
+//!   `io`). Each
 //!   cache line of its storage starts with a stamp that says which of its
 //!   items are published, so a consumer that keeps up waits on the line it
 //!   reads the item from, and one line crosses between the cores per item

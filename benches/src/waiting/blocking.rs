@@ -41,6 +41,33 @@ impl Channel for HotqSpscBlocking {
     }
 }
 
+/// `hotq_spsc::stamped::RingBuffer<u64>` with `push_timeout` /
+/// `pop_timeout`: hotq-spsc's ring for single items, whose lines carry
+/// their own stamps.
+pub struct HotqSpscStampedBlocking;
+
+impl Channel for HotqSpscStampedBlocking {
+    const NAME: &'static str = "hotq-spsc stamped blocking";
+    const KIND: Kind = Kind::Ours;
+    const CRATE: Option<&'static str> = Some("hotq-spsc");
+    type Tx = hotq_spsc::stamped::Producer<u64>;
+    type Rx = hotq_spsc::stamped::Consumer<u64>;
+
+    fn with_capacity(capacity: usize) -> (Self::Tx, Self::Rx) {
+        hotq_spsc::stamped::RingBuffer::new(capacity)
+    }
+    #[inline]
+    fn send(tx: &mut Self::Tx, v: u64) {
+        tx.push_timeout(v, FOREVER)
+            .expect("hotq-spsc stamped: consumer gone")
+    }
+    #[inline]
+    fn recv(rx: &mut Self::Rx) -> u64 {
+        rx.pop_timeout(FOREVER)
+            .expect("hotq-spsc stamped: producer gone")
+    }
+}
+
 type BlockingRb = ringbuf_blocking::BlockingHeapRb<u64>;
 
 /// `ringbuf_blocking::BlockingHeapRb<u64>`, blocking `push`/`pop` (no
@@ -72,6 +99,7 @@ impl Channel for RingbufBlocking {
 /// Every blocking contender, ours first.
 pub fn each_blocking(v: &mut impl ChannelVisitor) {
     v.visit::<HotqSpscBlocking>();
+    v.visit::<HotqSpscStampedBlocking>();
     v.visit::<CrossbeamChannel>();
     v.visit::<SyncChannel>();
     v.visit::<Flume>();

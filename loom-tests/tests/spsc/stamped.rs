@@ -474,3 +474,130 @@ fn stamped_zero_sized_items_cross_and_count() {
         assert_eq!(rx.pop(), Err(hotq_spsc::PopError::Empty));
     });
 }
+
+// ---- the blocking calls (`spsc/src/stamped/blocking.rs`) -------------------
+// Under loom every wait slot runs the fenced protocol (no `membarrier`),
+// and a timed wait ends only when woken: a lost wake-up is a deadlock,
+// which loom reports.
+
+/// A consumer parked in `pop_timeout`, woken by a producer that only
+/// calls `push`: the stamp's store, then the producer's load of the
+/// `items` slot. Two `u64`s in one line, so that the second wake-up comes
+/// from a stamp the consumer already loaded once; then `Abandoned`.
+#[test]
+fn stamped_parked_consumer_woken_by_push() {
+    model("stamped_parked_consumer_woken_by_push", BOUND, || {
+        let (mut tx, mut rx) = RingBuffer::<u64>::new(1);
+        assert_eq!(layout(rx.buffer()), (2, 7));
+        // The producer's half comes back through a channel, alive until both
+        // items are in (not a join: see `tests/spsc.rs`, "Waiting"): its
+        // drop, which wakes the consumer too, must not stand in for the
+        // pushes' wake-ups.
+        let (back, returned) = loom::sync::mpsc::channel();
+        thread::spawn(move || {
+            for i in 0..2 {
+                push(&mut tx, word(i));
+            }
+            back.send(tx).unwrap();
+        });
+        for i in 0..2 {
+            assert_eq!(rx.pop_timeout(super::FOREVER), Ok(word(i)));
+        }
+        drop(returned.recv().unwrap());
+        assert_eq!(
+            rx.pop_timeout(super::FOREVER),
+            Err(hotq_spsc::PopTimeoutError::Abandoned)
+        );
+    });
+}
+
+/// A producer parked in `push_timeout` on a full ring, woken by a consumer
+/// that only calls `pop`, with two [`Pair`]s to a line: the consumer
+/// stores `head`, and wakes the producer, only when it leaves a line, so
+/// the producer waits through the first pop of each line.
+#[test]
+fn stamped_parked_producer_woken_by_a_pop_that_leaves_a_line() {
+    model(
+        "stamped_parked_producer_woken_by_a_pop_that_leaves_a_line",
+        BOUND,
+        || {
+            let (mut tx, mut rx) = RingBuffer::<Pair>::new(1);
+            assert_eq!(layout(rx.buffer()), (2, 2));
+            thread::spawn(move || {
+                for i in 0..3 {
+                    tx.push_timeout(pair(i), super::FOREVER).unwrap();
+                }
+            });
+            for i in 0..3 {
+                assert_eq!(pop(&mut rx), pair(i));
+            }
+        },
+    );
+}
+
+/// Both sides blocking on a ring of one [`Line`] item (each pop stores
+/// `head`): each waits for the other in turn.
+#[test]
+fn stamped_both_sides_blocking_hand_over_in_order() {
+    model(
+        "stamped_both_sides_blocking_hand_over_in_order",
+        BOUND,
+        || {
+            let (mut tx, mut rx) = RingBuffer::<Line>::new(1);
+            assert_eq!(layout(rx.buffer()), (2, 1));
+            thread::spawn(move || {
+                for i in 0..2 {
+                    tx.push_timeout(line(i), super::FOREVER).unwrap();
+                }
+            });
+            for i in 0..2 {
+                assert_eq!(rx.pop_timeout(super::FOREVER), Ok(line(i)));
+            }
+            assert_eq!(
+                rx.pop_timeout(super::FOREVER),
+                Err(hotq_spsc::PopTimeoutError::Abandoned)
+            );
+        },
+    );
+}
+
+/// The producer pushes one item and is dropped while the consumer may be
+/// parking: the item comes first, then `Abandoned`, never a hang.
+#[test]
+fn stamped_producer_dropped_while_consumer_parks() {
+    model(
+        "stamped_producer_dropped_while_consumer_parks",
+        BOUND,
+        || {
+            let (mut tx, mut rx) = RingBuffer::<u64>::new(2);
+            thread::spawn(move || {
+                tx.push(7).unwrap();
+                drop(tx);
+            });
+            assert_eq!(rx.pop_timeout(super::FOREVER), Ok(7));
+            assert_eq!(
+                rx.pop_timeout(super::FOREVER),
+                Err(hotq_spsc::PopTimeoutError::Abandoned)
+            );
+        },
+    );
+}
+
+/// The consumer is dropped while the producer parks on a full ring: the
+/// value comes back as `Abandoned`, never a hang.
+#[test]
+fn stamped_consumer_dropped_while_producer_parks() {
+    model(
+        "stamped_consumer_dropped_while_producer_parks",
+        BOUND,
+        || {
+            let (mut tx, rx) = RingBuffer::<Line>::new(1);
+            tx.push(line(1)).unwrap();
+            thread::spawn(move || drop(rx));
+            assert_eq!(
+                tx.push_timeout(line(2), super::FOREVER),
+                Err(hotq_spsc::PushTimeoutError::Abandoned(line(2)))
+            );
+        },
+    );
+}

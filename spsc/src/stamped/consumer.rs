@@ -26,9 +26,9 @@ const PREFETCH_LINES: usize = 32;
 pub struct Consumer<T> {
     /// Released only by `drop`, in one out-of-line call with the ring by
     /// value (`crate::RingBuffer::producer_gone` says why).
-    ring: ManuallyDrop<Arc<RingBuffer<T>>>,
+    pub(super) ring: ManuallyDrop<Arc<RingBuffer<T>>>,
     /// Where the next item comes from.
-    at: Place,
+    pub(super) at: Place,
     /// The current line's stamp as last loaded: the items below it are
     /// published. Equal to `at.index` when the stamp must be loaded again
     /// (also on entering a line, whose stamp has not been loaded).
@@ -112,6 +112,9 @@ impl<T> Consumer<T> {
         // `Producer::push` and `slots`: our reads of the items below it
         // happen before their slots' next writes.
         self.ring.head.store(self.at.index, Ordering::Release);
+        // A producer blocked in `push_timeout` waits on `head`: a load and
+        // a branch when nobody waits, once a line (`stamped/blocking.rs`).
+        self.ring.waiters.room.wake_if_waiting();
     }
 
     /// The oldest item, left in the ring, or [`PeekError::Empty`].

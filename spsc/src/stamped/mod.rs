@@ -36,13 +36,14 @@
 //! | lines moved per item while the consumer keeps up | two (`tail`'s and the item's) | one |
 //! | lines moved per item while the ring runs full | two (`head`'s, the item's) | `head`'s once a line |
 //! | capacity | exact | at least: up to a line's items − 1 more ("Capacity") |
-//! | chunks, slices, `io`, waits | yes | no: single items, try only |
+//! | blocking waits (`push_timeout`, `pop_timeout`, deadlines) | yes | yes |
+//! | chunks, slices, `io`, async waits | yes | no: single items |
 //!
 //! Pick this ring for a stream of single items where the consumer is as
 //! fast as the producer or faster (the common case: a consumer that does
-//! little per item). Pick [`crate::RingBuffer`] for rtrb's API, for
-//! chunks and slices handed out in place, for `std::io`, for blocking and
-//! async waits.
+//! little per item), with try calls or blocking ones. Pick
+//! [`crate::RingBuffer`] for rtrb's API, for chunks and slices handed out
+//! in place, for `std::io`, for async waits.
 //!
 //! # Capacity
 //!
@@ -109,8 +110,41 @@
 //! consumer's `Acquire` load of it (the item's write happens before its
 //! read); the consumer's `Release` store of `head` pairs with the
 //! producer's `Acquire` load of it (the read of an item happens before the
-//! slot's next write). Nothing stronger, nothing waits: both halves are
-//! wait-free.
+//! slot's next write). Nothing stronger, and no try call waits: both
+//! halves' try calls are wait-free.
+//!
+//! # Waiting
+//!
+//! `push_timeout` / `push_deadline` and `pop_timeout` / `pop_deadline`
+//! (with `std`) wait as [`crate::RingBuffer`]'s do, in the same machinery:
+//! a brief spin, then the thread parks until the other half wakes it. The
+//! try path pays one load and a branch per publish for it: after each
+//! stamp the producer checks whether a consumer waits, and after each
+//! store of `head` (once a line) the consumer checks whether a producer
+//! waits. `stamped/blocking.rs` names the protocol's store→load order.
+//!
+//! ```
+//! use std::time::Duration;
+//! use hotq_spsc::PopTimeoutError;
+//! use hotq_spsc::stamped::RingBuffer;
+//!
+//! let (mut tx, mut rx) = RingBuffer::new(64);
+//! let writer = std::thread::spawn(move || {
+//!     for i in 0..1000u32 {
+//!         tx.push_timeout(i, Duration::from_secs(10)).unwrap(); // parks while full
+//!     }
+//! }); // the producer's drop ends the stream
+//! let mut sum = 0;
+//! loop {
+//!     match rx.pop_timeout(Duration::from_secs(10)) {
+//!         Ok(i) => sum += i,
+//!         Err(PopTimeoutError::Abandoned) => break, // drained, producer gone
+//!         Err(PopTimeoutError::Timeout) => panic!("stalled"),
+//!     }
+//! }
+//! assert_eq!(sum, (0..1000).sum());
+//! writer.join().unwrap();
+//! ```
 //!
 //! # Measured
 //!
@@ -128,6 +162,8 @@
 //! and a pop take 42 instructions together on the uncontended path (55
 //! with `head` stored at every pop; rtrb 56, [`crate::RingBuffer`] 44).
 
+#[cfg(feature = "std")]
+mod blocking;
 mod consumer;
 mod place;
 mod producer;

@@ -14,9 +14,9 @@ use crate::sync::{Arc, Ordering};
 pub struct Producer<T> {
     /// Released only by `drop`, in one out-of-line call with the ring by
     /// value (`crate::RingBuffer::producer_gone` says why).
-    ring: ManuallyDrop<Arc<RingBuffer<T>>>,
+    pub(super) ring: ManuallyDrop<Arc<RingBuffer<T>>>,
     /// Where the next item goes.
-    at: Place,
+    pub(super) at: Place,
     /// The index the producer may not reach: a cached copy of the
     /// consumer's `head`, plus the ring's reach. Reloaded only when `at`
     /// reaches it.
@@ -83,6 +83,9 @@ impl<T> Producer<T> {
         self.ring
             .stamp(line)
             .store(self.at.index, Ordering::Release);
+        // A consumer blocked in `pop_timeout` waits on this stamp: a load
+        // and a branch when nobody waits (`stamped/blocking.rs`).
+        self.ring.waiters.items.wake_if_waiting();
         self.at.slot += 1;
         if self.at.slot == RingBuffer::<T>::PER_LINE {
             self.at.slot = 0;

@@ -27,6 +27,7 @@ use super::place::Place;
 use super::{Consumer, Producer};
 use crate::CapacityError;
 use crate::sync::{Arc, AtomicBool, AtomicUsize, Claim, Ordering, SlotAccess};
+use crate::wait::{Waiters, barrier};
 
 /// A bounded single-producer single-consumer ring for single items, each
 /// line of which carries its own publication stamp (see the
@@ -81,6 +82,12 @@ pub struct RingBuffer<T> {
     head_slot_at_drop: AtomicUsize,
     /// Loom's record of each item's accesses (nothing outside loom).
     access: SlotAccess,
+    /// Where each half waits for the other in the blocking calls
+    /// (`stamped/blocking.rs`); untouched by the try path but for one load
+    /// after each publish: of `items`' state after each stamp, of `room`'s
+    /// after each store of `head` (once a line). Each slot on cache lines
+    /// of its own, apart from the fields above.
+    pub(super) waiters: Waiters,
     /// The ring owns `T`s (for the drop check).
     _items: PhantomData<T>,
 }
@@ -252,6 +259,9 @@ impl<T> RingBuffer<T> {
                 0 => 0,
                 _ => (lines * Self::PER_LINE).next_power_of_two(),
             }),
+            // Asked only now, once the capacity is known to be good: the
+            // first ring of a process registers it for `membarrier`.
+            waiters: Waiters::new(barrier::available()),
             _items: PhantomData,
         });
         let start = Place::start(index, storage);
@@ -351,6 +361,8 @@ impl<T> RingBuffer<T> {
         ring.tail_at_drop.store(tail, Ordering::Relaxed);
         // Release: pairs with `is_abandoned`'s Acquire load.
         ring.abandoned.store(true, Ordering::Release);
+        // A consumer blocked for items can never get more: wake it to see.
+        ring.waiters.items.wake_if_waiting();
         drop(ring);
     }
 
@@ -371,6 +383,8 @@ impl<T> RingBuffer<T> {
         ring.head_slot_at_drop.store(slot, Ordering::Relaxed);
         // Release: pairs with `is_abandoned`'s Acquire load.
         ring.abandoned.store(true, Ordering::Release);
+        // A producer blocked for room can never get more: wake it to see.
+        ring.waiters.room.wake_if_waiting();
         drop(ring);
     }
 }

@@ -26,7 +26,7 @@ impl Wake for Unparker {
 }
 
 /// Why a blocking wait returned without its condition.
-enum Stop {
+pub(crate) enum Stop {
     Timeout,
     Abandoned,
 }
@@ -47,7 +47,7 @@ enum Stop {
 ///   before its timeout. A deadline, or a timeout, that passes during the
 ///   hints is seen right after them.
 #[derive(Clone, Copy)]
-enum Deadline {
+pub(crate) enum Deadline {
     /// `push_timeout` / `pop_timeout`: not yet counted.
     After(Duration),
     /// `push_deadline` / `pop_deadline`, `wait_slots` / `wait_items`, or
@@ -106,7 +106,7 @@ const MIN_YIELDS: u32 = 4;
 
 /// Which phase of [`block_until`] a check is made in.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Phase {
+pub(crate) enum Phase {
     /// The spin: a check may ask for more than the caller needs (a hint:
     /// the parking phase asks for exactly that, before it parks).
     Spin,
@@ -147,7 +147,7 @@ const QUIET: Duration = Duration::from_micros(200);
 /// or longer, one whose items (or room) come sporadically, skips the
 /// yields and parks after the hints; the first wait that does not park
 /// that long (a burst has begun) brings them back for the next one.
-fn block_until<R>(
+pub(crate) fn block_until<R>(
     slot: &WaitSlot,
     at: usize,
     deadline: Deadline,

@@ -25,7 +25,7 @@
 
 pub(crate) mod barrier;
 #[cfg(feature = "std")]
-mod blocking;
+pub(crate) mod blocking;
 mod count_future;
 mod error;
 mod future;

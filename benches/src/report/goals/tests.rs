@@ -471,6 +471,7 @@ fn the_goal_workloads_are_exactly_those_the_goals_read() {
         "disruptor (sleep 10 µs)",
         "crossbeam-channel arcs",
         "hotq-spsc blocking",
+        "hotq-spsc stamped blocking",
         "crossbeam-channel",
         "hotq-spsc async",
         "tokio mpsc",
