@@ -73,7 +73,7 @@ fn fifo_both_blocking<T: Numbered>(capacity: usize) {
         std::any::type_name::<T>()
     );
     within(&what.clone(), LIMIT, move || {
-        let (mut tx, mut rx) = RingBuffer::<T>::new(capacity);
+        let (mut tx, mut rx) = RingBuffer::<T>::with_waits(capacity);
         let producer = thread::spawn(move || {
             for i in 0..ITEMS {
                 tx.push_timeout(T::numbered(i), LONG)
@@ -120,7 +120,7 @@ fn blocking_fifo_of_one_to_a_line() {
 /// stamp's wake-up brings it back.
 fn try_producer_wakes_a_parking_consumer<T: Numbered>(capacity: usize) {
     within("try producer, parking consumer", LIMIT, move || {
-        let (mut tx, mut rx) = RingBuffer::<T>::new(capacity);
+        let (mut tx, mut rx) = RingBuffer::<T>::with_waits(capacity);
         let producer = thread::spawn(move || {
             for i in 0..ITEMS {
                 if i % PAUSE_EVERY == 0 {
@@ -154,7 +154,7 @@ fn a_push_wakes_a_parked_consumer() {
 /// a line, wakes the producer.
 fn try_consumer_wakes_a_parking_producer<T: Numbered>(capacity: usize) {
     within("parking producer, try consumer", LIMIT, move || {
-        let (mut tx, mut rx) = RingBuffer::<T>::new(capacity);
+        let (mut tx, mut rx) = RingBuffer::<T>::with_waits(capacity);
         let producer = thread::spawn(move || {
             for i in 0..ITEMS {
                 tx.push_timeout(T::numbered(i), LONG)
@@ -193,7 +193,7 @@ fn timeouts_are_neither_early_nor_late_and_a_past_deadline_is_a_try() {
             Duration::from_micros(300), // counted from the failed try
             Duration::from_millis(if cfg!(miri) { 5 } else { 50 }), // after the spin hints
         ] {
-            let (mut tx, mut rx) = RingBuffer::<[u64; 8]>::new(1);
+            let (mut tx, mut rx) = RingBuffer::<[u64; 8]>::with_waits(1);
             let check = |what: &str, start: Instant| {
                 let took = start.elapsed();
                 assert!(
@@ -227,7 +227,7 @@ fn timeouts_are_neither_early_nor_late_and_a_past_deadline_is_a_try() {
         }
     });
     within("past deadlines", LIMIT, || {
-        let (mut tx, mut rx) = RingBuffer::<[u64; 8]>::new(1);
+        let (mut tx, mut rx) = RingBuffer::<[u64; 8]>::with_waits(1);
         let past = Instant::now();
         let start = Instant::now();
         assert_eq!(rx.pop_deadline(past), Err(PopTimeoutError::Timeout));
@@ -255,7 +255,7 @@ fn timeouts_are_neither_early_nor_late_and_a_past_deadline_is_a_try() {
 fn waits_on_a_ring_of_capacity_zero_time_out_or_see_the_other_half_gone() {
     within("waits on a ring of capacity 0", LIMIT, || {
         let short = Duration::from_millis(10);
-        let (mut tx, mut rx) = RingBuffer::<u64>::new(0);
+        let (mut tx, mut rx) = RingBuffer::<u64>::with_waits(0);
         let start = Instant::now();
         assert_eq!(tx.push_timeout(7, short), Err(PushTimeoutError::Timeout(7)));
         assert!(start.elapsed() >= short, "timed out early");
@@ -268,7 +268,7 @@ fn waits_on_a_ring_of_capacity_zero_time_out_or_see_the_other_half_gone() {
             tx.push_timeout(8, LONG),
             Err(PushTimeoutError::Abandoned(8))
         );
-        let (tx, mut rx) = RingBuffer::<u64>::new(0);
+        let (tx, mut rx) = RingBuffer::<u64>::with_waits(0);
         drop(tx);
         assert_eq!(rx.pop_timeout(LONG), Err(PopTimeoutError::Abandoned));
         assert!(start.elapsed() < SLACK, "waited {:?}", start.elapsed());
@@ -280,7 +280,7 @@ fn waits_on_a_ring_of_capacity_zero_time_out_or_see_the_other_half_gone() {
 #[test]
 fn dropping_the_producer_wakes_a_parked_consumer() {
     within("producer dropped while the consumer parks", LIMIT, || {
-        let (mut tx, mut rx) = RingBuffer::<u64>::new(4);
+        let (mut tx, mut rx) = RingBuffer::<u64>::with_waits(4);
         let popped = Barrier::new(2);
         thread::scope(|s| {
             s.spawn(|| {
@@ -303,7 +303,7 @@ fn dropping_the_producer_wakes_a_parked_consumer() {
 #[test]
 fn dropping_the_consumer_wakes_a_parked_producer() {
     within("consumer dropped while the producer parks", LIMIT, || {
-        let (mut tx, rx) = RingBuffer::<[u64; 8]>::new(1);
+        let (mut tx, rx) = RingBuffer::<[u64; 8]>::with_waits(1);
         tx.push([1; 8]).unwrap();
         let dropper = thread::spawn(move || {
             thread::sleep(Duration::from_millis(20)); // let it park
@@ -327,7 +327,7 @@ fn dropping_the_consumer_wakes_a_parked_producer() {
 fn a_blocked_thread_uses_no_cpu() {
     within("blocked thread's CPU time", LIMIT, || {
         let cpu = || hotq_testkit::thread_cpu_time().expect("Linux has a thread CPU clock");
-        let (_tx, mut rx) = RingBuffer::<u64>::new(4);
+        let (_tx, mut rx) = RingBuffer::<u64>::with_waits(4);
         let before = cpu();
         assert_eq!(
             rx.pop_timeout(Duration::from_secs(1)),
@@ -338,7 +338,7 @@ fn a_blocked_thread_uses_no_cpu() {
             used < Duration::from_millis(20),
             "blocked for 1 s, used {used:?}"
         );
-        let (mut tx, _rx) = RingBuffer::<[u64; 8]>::new(1);
+        let (mut tx, _rx) = RingBuffer::<[u64; 8]>::with_waits(1);
         tx.push([0; 8]).unwrap();
         let before = cpu();
         assert!(tx.push_timeout([1; 8], Duration::from_secs(1)).is_err());

@@ -41,8 +41,8 @@ impl Channel for HotqSpscBlocking {
     }
 }
 
-/// `hotq_spsc::stamped::RingBuffer<u64>` with `push_timeout` /
-/// `pop_timeout`: hotq-spsc's ring for single items, whose lines carry
+/// `hotq_spsc::stamped::RingBuffer::<u64>::with_waits`, with
+/// `push_timeout` / `pop_timeout`: hotq-spsc's ring for single items, whose lines carry
 /// their own stamps.
 pub struct HotqSpscStampedBlocking;
 
@@ -50,11 +50,11 @@ impl Channel for HotqSpscStampedBlocking {
     const NAME: &'static str = "hotq-spsc stamped blocking";
     const KIND: Kind = Kind::Ours;
     const CRATE: Option<&'static str> = Some("hotq-spsc");
-    type Tx = hotq_spsc::stamped::Producer<u64>;
-    type Rx = hotq_spsc::stamped::Consumer<u64>;
+    type Tx = hotq_spsc::stamped::Producer<u64, true>;
+    type Rx = hotq_spsc::stamped::Consumer<u64, true>;
 
     fn with_capacity(capacity: usize) -> (Self::Tx, Self::Rx) {
-        hotq_spsc::stamped::RingBuffer::new(capacity)
+        hotq_spsc::stamped::RingBuffer::with_waits(capacity)
     }
     #[inline]
     fn send(tx: &mut Self::Tx, v: u64) {

@@ -35,7 +35,7 @@ type Pair = [u64; 3];
 
 /// Pushes `value`, yielding to the model's other thread while the ring is
 /// full.
-fn push<T>(tx: &mut Producer<T>, mut value: T) {
+fn push<T, const WAITS: bool>(tx: &mut Producer<T, WAITS>, mut value: T) {
     loop {
         match tx.push(value) {
             Ok(()) => return,
@@ -47,7 +47,7 @@ fn push<T>(tx: &mut Producer<T>, mut value: T) {
 
 /// Pops one item, yielding to the model's other thread while the ring is
 /// empty.
-fn pop<T>(rx: &mut Consumer<T>) -> T {
+fn pop<T, const WAITS: bool>(rx: &mut Consumer<T, WAITS>) -> T {
     loop {
         if let Ok(v) = rx.pop() {
             return v;
@@ -487,7 +487,7 @@ fn stamped_zero_sized_items_cross_and_count() {
 #[test]
 fn stamped_parked_consumer_woken_by_push() {
     model("stamped_parked_consumer_woken_by_push", BOUND, || {
-        let (mut tx, mut rx) = RingBuffer::<u64>::new(1);
+        let (mut tx, mut rx) = RingBuffer::<u64>::with_waits(1);
         assert_eq!(layout(rx.buffer()), (2, 7));
         // The producer's half comes back through a channel, alive until both
         // items are in (not a join: see `tests/spsc.rs`, "Waiting"): its
@@ -521,7 +521,7 @@ fn stamped_parked_producer_woken_by_a_pop_that_leaves_a_line() {
         "stamped_parked_producer_woken_by_a_pop_that_leaves_a_line",
         BOUND,
         || {
-            let (mut tx, mut rx) = RingBuffer::<Pair>::new(1);
+            let (mut tx, mut rx) = RingBuffer::<Pair>::with_waits(1);
             assert_eq!(layout(rx.buffer()), (2, 2));
             thread::spawn(move || {
                 for i in 0..3 {
@@ -543,7 +543,7 @@ fn stamped_both_sides_blocking_hand_over_in_order() {
         "stamped_both_sides_blocking_hand_over_in_order",
         BOUND,
         || {
-            let (mut tx, mut rx) = RingBuffer::<Line>::new(1);
+            let (mut tx, mut rx) = RingBuffer::<Line>::with_waits(1);
             assert_eq!(layout(rx.buffer()), (2, 1));
             thread::spawn(move || {
                 for i in 0..2 {
@@ -569,7 +569,7 @@ fn stamped_producer_dropped_while_consumer_parks() {
         "stamped_producer_dropped_while_consumer_parks",
         BOUND,
         || {
-            let (mut tx, mut rx) = RingBuffer::<u64>::new(2);
+            let (mut tx, mut rx) = RingBuffer::<u64>::with_waits(2);
             thread::spawn(move || {
                 tx.push(7).unwrap();
                 drop(tx);
@@ -591,7 +591,7 @@ fn stamped_consumer_dropped_while_producer_parks() {
         "stamped_consumer_dropped_while_producer_parks",
         BOUND,
         || {
-            let (mut tx, rx) = RingBuffer::<Line>::new(1);
+            let (mut tx, rx) = RingBuffer::<Line>::with_waits(1);
             tx.push(line(1)).unwrap();
             thread::spawn(move || drop(rx));
             assert_eq!(

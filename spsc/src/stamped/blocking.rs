@@ -35,7 +35,7 @@ use crate::wait::Check;
 use crate::wait::blocking::{Deadline, Phase, Stop, block_until};
 use crate::{PopError, PopTimeoutError, PushError, PushTimeoutError};
 
-impl<T> Producer<T> {
+impl<T> Producer<T, true> {
     /// Appends `value`, waiting up to `timeout` for room; gives the value
     /// back on [`PushTimeoutError::Timeout`], or on
     /// [`PushTimeoutError::Abandoned`] when the ring is full and the
@@ -48,10 +48,10 @@ impl<T> Producer<T> {
     /// use hotq_spsc::PushTimeoutError;
     /// use hotq_spsc::stamped::RingBuffer;
     ///
-    /// let (mut tx, _rx) = RingBuffer::<u64>::new(0); // always full
+    /// let (mut tx, _rx) = RingBuffer::<u64>::with_waits(0); // always full
     /// assert_eq!(tx.push_timeout(1, Duration::from_millis(5)), Err(PushTimeoutError::Timeout(1)));
     ///
-    /// let (mut tx, mut rx) = RingBuffer::new(2);
+    /// let (mut tx, mut rx) = RingBuffer::with_waits(2);
     /// let reader = std::thread::spawn(move || {
     ///     (0..100).map(|_| rx.pop_timeout(Duration::from_secs(10)).unwrap()).sum::<u64>()
     /// });
@@ -79,7 +79,7 @@ impl<T> Producer<T> {
     /// use hotq_spsc::PushTimeoutError;
     /// use hotq_spsc::stamped::RingBuffer;
     ///
-    /// let (mut tx, _rx) = RingBuffer::<[u8; 64]>::new(1); // one item to a line: exactly 1
+    /// let (mut tx, _rx) = RingBuffer::<[u8; 64]>::with_waits(1); // one item to a line: exactly 1
     /// let past = Instant::now();
     /// assert_eq!(tx.push_deadline([1; 64], past), Ok(()));
     /// assert_eq!(tx.push_deadline([2; 64], past), Err(PushTimeoutError::Timeout([2; 64])));
@@ -153,7 +153,7 @@ impl<T> Producer<T> {
     }
 }
 
-impl<T> Consumer<T> {
+impl<T> Consumer<T, true> {
     /// Removes the oldest item, waiting up to `timeout` for one;
     /// [`PopTimeoutError::Timeout`] when none came, or
     /// [`PopTimeoutError::Abandoned`] when the ring is empty and the
@@ -167,7 +167,7 @@ impl<T> Consumer<T> {
     /// use hotq_spsc::PopTimeoutError;
     /// use hotq_spsc::stamped::RingBuffer;
     ///
-    /// let (mut tx, mut rx) = RingBuffer::new(4);
+    /// let (mut tx, mut rx) = RingBuffer::with_waits(4);
     /// assert_eq!(rx.pop_timeout(Duration::from_millis(5)), Err(PopTimeoutError::Timeout));
     /// let writer = std::thread::spawn(move || {
     ///     for i in 0..3 {
@@ -196,7 +196,7 @@ impl<T> Consumer<T> {
     /// use hotq_spsc::PopTimeoutError;
     /// use hotq_spsc::stamped::RingBuffer;
     ///
-    /// let (mut tx, mut rx) = RingBuffer::new(2);
+    /// let (mut tx, mut rx) = RingBuffer::with_waits(2);
     /// tx.push('a').unwrap();
     /// let past = Instant::now();
     /// assert_eq!(rx.pop_deadline(past), Ok('a'));

@@ -22,8 +22,13 @@ const PREFETCH_LINES: usize = 32;
 
 /// The reading half of a [`stamped::RingBuffer`](RingBuffer).
 ///
+/// `WAITS` says whether the ring was made for blocking calls
+/// ([`RingBuffer::with_waits`]): only then does the consumer check
+/// whether a producer waits when it stores `head` (module docs,
+/// "Waiting").
+///
 /// `Send` when `T: Send`, never `Sync`: one thread consumes at a time.
-pub struct Consumer<T> {
+pub struct Consumer<T, const WAITS: bool = false> {
     /// Released only by `drop`, in one out-of-line call with the ring by
     /// value (`crate::RingBuffer::producer_gone` says why).
     pub(super) ring: ManuallyDrop<Arc<RingBuffer<T>>>,
@@ -39,9 +44,9 @@ pub struct Consumer<T> {
 // through the stamp's Release/Acquire pair, and lends `&T` only to its own
 // thread (`peek` borrows the consumer); `T: Send` is all that moving it to
 // another thread needs.
-unsafe impl<T: Send> Send for Consumer<T> {}
+unsafe impl<T: Send, const WAITS: bool> Send for Consumer<T, WAITS> {}
 
-impl<T> Consumer<T> {
+impl<T, const WAITS: bool> Consumer<T, WAITS> {
     pub(super) fn new(ring: Arc<RingBuffer<T>>, at: Place) -> Self {
         let ready = at.index;
         Consumer {
@@ -113,8 +118,11 @@ impl<T> Consumer<T> {
         // happen before their slots' next writes.
         self.ring.head.store(self.at.index, Ordering::Release);
         // A producer blocked in `push_timeout` waits on `head`: a load and
-        // a branch when nobody waits, once a line (`stamped/blocking.rs`).
-        self.ring.waiters.room.wake_if_waiting();
+        // a branch when nobody waits, once a line (`stamped/blocking.rs`),
+        // on rings made for waits only (as `Producer::push`).
+        if WAITS {
+            self.ring.waiters.room.wake_if_waiting();
+        }
     }
 
     /// The oldest item, left in the ring, or [`PeekError::Empty`].
@@ -213,7 +221,7 @@ impl<T> Consumer<T> {
     }
 }
 
-impl<T> Drop for Consumer<T> {
+impl<T, const WAITS: bool> Drop for Consumer<T, WAITS> {
     #[inline]
     fn drop(&mut self) {
         // SAFETY: `drop` runs once and nothing uses `self.ring` after this
@@ -223,7 +231,7 @@ impl<T> Drop for Consumer<T> {
     }
 }
 
-impl<T> fmt::Debug for Consumer<T> {
+impl<T, const WAITS: bool> fmt::Debug for Consumer<T, WAITS> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("stamped::Consumer")
             .field("capacity", &self.capacity())

@@ -36,7 +36,7 @@
 //! | lines moved per item while the consumer keeps up | two (`tail`'s and the item's) | one |
 //! | lines moved per item while the ring runs full | two (`head`'s, the item's) | `head`'s once a line |
 //! | capacity | exact | at least: up to a line's items − 1 more ("Capacity") |
-//! | blocking waits (`push_timeout`, `pop_timeout`, deadlines) | yes | yes |
+//! | blocking waits (`push_timeout`, `pop_timeout`, deadlines) | yes | on a ring made by [`RingBuffer::with_waits`] |
 //! | chunks, slices, `io`, async waits | yes | no: single items |
 //!
 //! Pick this ring for a stream of single items where the consumer is as
@@ -115,20 +115,28 @@
 //!
 //! # Waiting
 //!
-//! `push_timeout` / `push_deadline` and `pop_timeout` / `pop_deadline`
-//! (with `std`) wait as [`crate::RingBuffer`]'s do, in the same machinery:
-//! a brief spin, then the thread parks until the other half wakes it. The
-//! try path pays one load and a branch per publish for it: after each
-//! stamp the producer checks whether a consumer waits, and after each
-//! store of `head` (once a line) the consumer checks whether a producer
-//! waits. `stamped/blocking.rs` names the protocol's store→load order.
+//! A ring made by [`RingBuffer::with_waits`] (halves `Producer<T, true>`
+//! and `Consumer<T, true>`) also has `push_timeout` / `push_deadline` and
+//! `pop_timeout` / `pop_deadline` (with `std`), which wait as
+//! [`crate::RingBuffer`]'s do, in the same machinery: a brief spin, then
+//! the thread parks until the other half wakes it. Its try path pays for
+//! them: after each stamp the producer checks whether a consumer waits,
+//! and after each store of `head` (once a line) the consumer checks
+//! whether a producer waits, a load and a branch each, behind a compiler
+//! barrier that keeps the load after the store. That is 42.2 → 45.9
+//! instructions per push and pop (callgrind, `hot_path`), and it ran
+//! 8-20 % slower in the regime grid's cells with producer work
+//! (`docs/performance.md`), so a ring made by [`RingBuffer::new`] has no
+//! trace of it: the halves' `WAITS` parameter is a constant, and the
+//! blocking calls exist only where it is `true`. `stamped/blocking.rs`
+//! names the protocol's store→load order.
 //!
 //! ```
 //! use std::time::Duration;
 //! use hotq_spsc::PopTimeoutError;
 //! use hotq_spsc::stamped::RingBuffer;
 //!
-//! let (mut tx, mut rx) = RingBuffer::new(64);
+//! let (mut tx, mut rx) = RingBuffer::with_waits(64);
 //! let writer = std::thread::spawn(move || {
 //!     for i in 0..1000u32 {
 //!         tx.push_timeout(i, Duration::from_secs(10)).unwrap(); // parks while full

@@ -10,8 +10,12 @@ use crate::sync::{Arc, Ordering};
 
 /// The writing half of a [`stamped::RingBuffer`](RingBuffer).
 ///
+/// `WAITS` says whether the ring was made for blocking calls
+/// ([`RingBuffer::with_waits`]): only then does a push check whether a
+/// consumer waits (module docs, "Waiting").
+///
 /// `Send` when `T: Send`, never `Sync`: one thread produces at a time.
-pub struct Producer<T> {
+pub struct Producer<T, const WAITS: bool = false> {
     /// Released only by `drop`, in one out-of-line call with the ring by
     /// value (`crate::RingBuffer::producer_gone` says why).
     pub(super) ring: ManuallyDrop<Arc<RingBuffer<T>>>,
@@ -27,9 +31,9 @@ pub struct Producer<T> {
 // after the stamp's Release/Acquire pair; `T: Send` is all that moving the
 // producer to another thread needs. (`Place`'s line pointer points into
 // the ring, which the `Arc` keeps alive on any thread.)
-unsafe impl<T: Send> Send for Producer<T> {}
+unsafe impl<T: Send, const WAITS: bool> Send for Producer<T, WAITS> {}
 
-impl<T> Producer<T> {
+impl<T, const WAITS: bool> Producer<T, WAITS> {
     pub(super) fn new(ring: Arc<RingBuffer<T>>, at: Place, limit: usize) -> Self {
         Producer {
             ring: ManuallyDrop::new(ring),
@@ -84,8 +88,12 @@ impl<T> Producer<T> {
             .stamp(line)
             .store(self.at.index, Ordering::Release);
         // A consumer blocked in `pop_timeout` waits on this stamp: a load
-        // and a branch when nobody waits (`stamped/blocking.rs`).
-        self.ring.waiters.items.wake_if_waiting();
+        // and a branch when nobody waits (`stamped/blocking.rs`), on rings
+        // made for waits only (a constant: the try-only ring has no trace
+        // of it; module docs, "Waiting", say what it costs).
+        if WAITS {
+            self.ring.waiters.items.wake_if_waiting();
+        }
         self.at.slot += 1;
         if self.at.slot == RingBuffer::<T>::PER_LINE {
             self.at.slot = 0;
@@ -181,7 +189,7 @@ impl<T> Producer<T> {
     }
 }
 
-impl<T> Drop for Producer<T> {
+impl<T, const WAITS: bool> Drop for Producer<T, WAITS> {
     #[inline]
     fn drop(&mut self) {
         // SAFETY: `drop` runs once and nothing uses `self.ring` after this
@@ -191,7 +199,7 @@ impl<T> Drop for Producer<T> {
     }
 }
 
-impl<T> fmt::Debug for Producer<T> {
+impl<T, const WAITS: bool> fmt::Debug for Producer<T, WAITS> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("stamped::Producer")
             .field("capacity", &self.capacity())

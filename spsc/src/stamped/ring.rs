@@ -184,6 +184,63 @@ impl<T> RingBuffer<T> {
         Self::starting_at(capacity, 0)
     }
 
+    /// As [`new`](Self::new), for blocking calls: its halves also have
+    /// `push_timeout` / `push_deadline` and `pop_timeout` / `pop_deadline`
+    /// (module docs, "Waiting"), and pay for them on the try path (a push
+    /// checks whether a consumer waits; a pop that leaves a line checks
+    /// whether a producer does). Everything else is as `new`'s.
+    ///
+    /// # Panics
+    ///
+    /// As [`new`](Self::new).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use hotq_spsc::PopTimeoutError;
+    /// use hotq_spsc::stamped::{Consumer, Producer, RingBuffer};
+    ///
+    /// let (mut tx, mut rx): (Producer<u64, true>, Consumer<u64, true>) = RingBuffer::with_waits(8);
+    /// tx.push_timeout(1, Duration::from_secs(1)).unwrap();
+    /// assert_eq!(rx.pop_timeout(Duration::from_secs(1)), Ok(1));
+    /// assert_eq!(rx.pop_timeout(Duration::from_millis(5)), Err(PopTimeoutError::Timeout));
+    /// ```
+    ///
+    /// ```compile_fail
+    /// use std::time::Duration;
+    /// use hotq_spsc::stamped::RingBuffer;
+    ///
+    /// let (mut tx, _rx) = RingBuffer::<u64>::new(8); // try calls only
+    /// tx.push_timeout(1, Duration::from_secs(1)); // no such method here
+    /// ```
+    #[allow(clippy::new_ret_no_self)]
+    #[must_use = "dropping both halves frees the ring at once"]
+    pub fn with_waits(capacity: usize) -> (Producer<T, true>, Consumer<T, true>) {
+        match Self::try_with_waits(capacity) {
+            Ok(halves) => halves,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// As [`try_new`](Self::try_new), for blocking calls (see
+    /// [`with_waits`](Self::with_waits)).
+    ///
+    /// ```
+    /// use hotq_spsc::CapacityError;
+    /// use hotq_spsc::stamped::RingBuffer;
+    ///
+    /// let (tx, _rx) = RingBuffer::<u32>::try_with_waits(3)?;
+    /// assert_eq!(tx.capacity(), 3);
+    /// assert_eq!(RingBuffer::<u32>::try_with_waits(usize::MAX / 4).unwrap_err(), CapacityError::TooLarge);
+    /// # Ok::<(), CapacityError>(())
+    /// ```
+    #[allow(clippy::new_ret_no_self, clippy::type_complexity)]
+    #[must_use = "dropping both halves frees the ring at once"]
+    pub fn try_with_waits(
+        capacity: usize,
+    ) -> Result<(Producer<T, true>, Consumer<T, true>), CapacityError> {
+        Self::starting_at(capacity, 0)
+    }
+
     /// As [`try_new`](Self::try_new), with both free-running indices
     /// starting at `index`: lets tests cross the `usize` wrap. Not part of
     /// the stable API: only with the `test-hooks` feature.
@@ -197,10 +254,11 @@ impl<T> RingBuffer<T> {
         Self::starting_at(capacity, index)
     }
 
-    fn starting_at(
+    #[allow(clippy::type_complexity)]
+    fn starting_at<const WAITS: bool>(
         capacity: usize,
         index: usize,
-    ) -> Result<(Producer<T>, Consumer<T>), CapacityError> {
+    ) -> Result<(Producer<T, WAITS>, Consumer<T, WAITS>), CapacityError> {
         // Wrapping comparisons of indices need the ring to hold fewer than
         // 2^(usize::BITS - 1) items, which the byte limit below gives for
         // every `T` but a zero-sized one.
