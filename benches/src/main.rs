@@ -304,20 +304,28 @@ fn count_instructions(say: bool) -> Vec<(String, f64)> {
         }
         return Vec::new();
     }
-    // The file at the report's path, relinked or not (see `report_exe`).
-    let exe = match rounds::processes::report_exe() {
-        Ok(exe) => exe,
-        Err(e) => {
-            eprintln!("report: {e}; the instruction counts are left out");
-            return Vec::new();
-        }
+    // Each contender's own binary, as its throughput; with `--in-process`,
+    // the file at the report's path, relinked or not (see `report_exe`).
+    let exe;
+    let counter = match isolated::dir() {
+        Some(dir) => instructions::Counter::Contenders(dir),
+        None => match rounds::processes::report_exe() {
+            Ok(path) => {
+                exe = path;
+                instructions::Counter::Report(&exe)
+            }
+            Err(e) => {
+                eprintln!("report: {e}; the instruction counts are left out");
+                return Vec::new();
+            }
+        },
     };
     if say {
         eprintln!("report: counting instructions with callgrind");
     }
     instructions::COUNTED
         .iter()
-        .filter_map(|name| match instructions::per_pair(&exe, name) {
+        .filter_map(|name| match instructions::per_pair(counter, name) {
             Ok(n) => Some((name.to_string(), n)),
             Err(e) => {
                 eprintln!("report: {e}");

@@ -512,6 +512,7 @@ fn every_contender_has_a_binary_of_its_own_that_answers_its_requests() {
     contenders::each_shared(&mut names);
     contenders::each_waiting_channel(&mut names);
     SharedVisitor::visit::<contenders::HotqMpmcChannelBatch>(&mut names);
+    SharedVisitor::visit::<contenders::HotqMpmcChannelTry>(&mut names);
     contenders::each_try_spsc(&mut names);
     contenders::each_try_mpmc(&mut names);
     let mut expected: Vec<_> = names.0.iter().map(|(n, ..)| *n).collect();
@@ -534,6 +535,8 @@ fn every_contender_has_a_binary_of_its_own_that_answers_its_requests() {
             })
         };
         assert_eq!(ask("spsc 64 single 1000"), Some(0), "{name}: a bare figure");
+        // The try path's loop that callgrind counts (`instructions`).
+        assert_eq!(ask("hot_path 2"), Some(0), "{name}: its counted loop");
         assert_eq!(ask("trip 8 200"), Some(200), "{name}: a trip's histogram");
         assert_eq!(ask("wake 3"), Some(3), "{name}: a wake-up's histogram");
         // A blocked consumer's CPU may read 0: not through `ask`.

@@ -36,7 +36,7 @@ pub use binaries::{
     async_binary, async_names, binary, check, names, ring_names, tasks_binary, tasks_names,
 };
 pub use request::{Request, SOURCE};
-pub use runner::{configure, enabled, run, stop_all};
+pub use runner::{configure, dir, enabled, run, stop_all};
 pub use runs::{
     alone, asynchronous, flow, idle_cpu, mpmc, mpsc, regime, round_trip, select, spsc, tasks,
     topology, wake_up_latency,

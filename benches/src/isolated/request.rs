@@ -104,6 +104,13 @@ pub enum Request {
     },
     /// `waiting::wake::idle_cpu`: `idle`.
     Idle,
+    /// `workloads::hot_path::one`: `hot_path ROUNDS`, the try path's loop
+    /// on one thread for callgrind to count (`instructions`), answered
+    /// with the rounds.
+    HotPath {
+        /// Rounds of a full fill and drain.
+        rounds: u64,
+    },
     /// `workloads::select`: `select SHAPE ITEMS`, `SHAPE` a
     /// [`Shape::label`] (a channel with a select of its own).
     Select {
@@ -148,6 +155,7 @@ impl Request {
             Request::Select { shape, items } => format!("select {} {items}", shape.label()),
             Request::Wake { wakes } => format!("wake {wakes}"),
             Request::Idle => "idle".to_string(),
+            Request::HotPath { rounds } => format!("hot_path {rounds}"),
             Request::Async { capacity, items } => format!("async {capacity} {items}"),
             Request::Tasks {
                 producers,
@@ -176,7 +184,7 @@ impl Request {
     pub(crate) fn parse(line: &str) -> Result<Request, String> {
         let bad = || {
             format!(
-                "a request is `spsc CAPACITY single|batch:N ITEMS`, `mpmc PRODUCERS CONSUMERS CAPACITY ITEMS`, `mpsc PRODUCERS CAPACITY ITEMS`, `trip CAPACITY TRIPS`, `async CAPACITY ITEMS`, `topology NAME EVENTS SIZE`, `tasks PRODUCERS CONSUMERS ITEMS CALLS`, `select data+control|four ITEMS`, `wake WAKES`, `idle` or `regime CAPACITY WAIT PRODUCER_WORK CONSUMER_WORK single|batch:N ITEMS`, not `{line}`"
+                "a request is `spsc CAPACITY single|batch:N ITEMS`, `mpmc PRODUCERS CONSUMERS CAPACITY ITEMS`, `mpsc PRODUCERS CAPACITY ITEMS`, `trip CAPACITY TRIPS`, `async CAPACITY ITEMS`, `topology NAME EVENTS SIZE`, `tasks PRODUCERS CONSUMERS ITEMS CALLS`, `select data+control|four ITEMS`, `wake WAKES`, `idle`, `hot_path ROUNDS` or `regime CAPACITY WAIT PRODUCER_WORK CONSUMER_WORK single|batch:N ITEMS`, not `{line}`"
             )
         };
         let n = |s: &str| s.parse::<u64>().map_err(|_| bad());
@@ -229,6 +237,7 @@ impl Request {
             }),
             ["wake", wakes] => Ok(Request::Wake { wakes: n(wakes)? }),
             ["idle"] => Ok(Request::Idle),
+            ["hot_path", rounds] => Ok(Request::HotPath { rounds: n(rounds)? }),
             ["select", shape, items] => Ok(Request::Select {
                 shape: *Shape::ALL
                     .iter()
@@ -372,6 +381,7 @@ mod tests {
             },
             Request::Wake { wakes: 5 },
             Request::Idle,
+            Request::HotPath { rounds: 7 },
             Request::Select {
                 shape: Shape::Four,
                 items: 12,

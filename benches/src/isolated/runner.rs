@@ -35,6 +35,11 @@ pub fn enabled() -> bool {
     CONFIG.get().is_some()
 }
 
+/// The folder of the contender binaries, once [`configure`]d.
+pub fn dir() -> Option<&'static Path> {
+    CONFIG.get().map(|c| c.dir.as_path())
+}
+
 /// A running contender binary.
 struct Runner {
     child: Child,

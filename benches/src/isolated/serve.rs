@@ -14,7 +14,7 @@ use crate::sequenced::{self, Ring};
 use crate::waiting::asynchronous::{self, AsyncChannel};
 use crate::waiting::wake;
 use crate::workloads::spsc::{self, Ops};
-use crate::workloads::{mpmc, regime, round_trip, select};
+use crate::workloads::{hot_path, mpmc, regime, round_trip, select};
 
 /// The `main` of contender `C`'s binary: answers request lines on stdin
 /// until it closes. `--no-pin` leaves its threads to the scheduler. Only
@@ -106,6 +106,10 @@ fn every<C: Channel>(request: Request) -> Result<Measured, String> {
         Request::Wake { wakes } => Ok(wake::wake_up_latency::<C>(wakes)),
         Request::Idle => Ok(wake::idle_cpu::<C>(1)),
         Request::Alone { regime: r, items } => Ok(regime::alone(items, r).into()),
+        Request::HotPath { rounds } => {
+            hot_path::one::<C>(rounds, false);
+            Ok((rounds as f64).into())
+        }
         Request::Mpmc { .. } => Err("its receiver cannot be cloned: no MPMC runs".into()),
         Request::Mpsc { .. } => Err("its sender cannot be cloned: no MPSC runs".into()),
         Request::Regime { .. } => Err("it has no try calls of its own: no regime runs".into()),

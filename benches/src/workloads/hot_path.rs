@@ -33,33 +33,42 @@ impl ChannelVisitor for Run<'_> {
             return;
         }
         self.found = true;
-        let (mut tx, mut rx) = C::with_capacity(CAPACITY);
-        let mut sum = 0u64;
-        if self.batch {
-            assert!(C::SLICES, "{} has no slice operations", C::NAME);
-            let items: Vec<u64> = (0..256).collect();
-            let mut out = vec![0u64; 256];
-            for _ in 0..self.rounds {
-                for _ in 0..CAPACITY / 256 {
-                    assert_eq!(C::send_slice(&mut tx, black_box(&items)), 256);
-                }
-                for _ in 0..CAPACITY / 256 {
-                    assert_eq!(C::recv_slice(&mut rx, black_box(&mut out)), 256);
-                    sum = sum.wrapping_add(out[255]);
-                }
+        one::<C>(self.rounds, self.batch);
+    }
+}
+
+/// The hot path of contender `C`: `rounds` fills and drains of a queue of
+/// [`CAPACITY`], with single calls, or with slices of 256 when `batch`.
+/// A contender's own binary runs it for a `hot_path` request (with the
+/// code of `C` alone beside it: the count the report shows), and
+/// [`run`] in the binary that links them all.
+pub fn one<C: Channel>(rounds: u64, batch: bool) {
+    let (mut tx, mut rx) = C::with_capacity(CAPACITY);
+    let mut sum = 0u64;
+    if batch {
+        assert!(C::SLICES, "{} has no slice operations", C::NAME);
+        let items: Vec<u64> = (0..256).collect();
+        let mut out = vec![0u64; 256];
+        for _ in 0..rounds {
+            for _ in 0..CAPACITY / 256 {
+                assert_eq!(C::send_slice(&mut tx, black_box(&items)), 256);
             }
-        } else {
-            for r in 0..self.rounds {
-                for i in 0..CAPACITY as u64 {
-                    C::send(&mut tx, black_box(r + i));
-                }
-                for _ in 0..CAPACITY {
-                    sum = sum.wrapping_add(C::recv(&mut rx));
-                }
+            for _ in 0..CAPACITY / 256 {
+                assert_eq!(C::recv_slice(&mut rx, black_box(&mut out)), 256);
+                sum = sum.wrapping_add(out[255]);
             }
         }
-        black_box(sum);
+    } else {
+        for r in 0..rounds {
+            for i in 0..CAPACITY as u64 {
+                C::send(&mut tx, black_box(r + i));
+            }
+            for _ in 0..CAPACITY {
+                sum = sum.wrapping_add(C::recv(&mut rx));
+            }
+        }
     }
+    black_box(sum);
 }
 
 /// Runs the hot path of the queue called `name` (any contender of the
