@@ -49,7 +49,7 @@ pub fn instructions(h: &Header) -> String {
     }
     let _ = writeln!(
         s,
-        "\n**Instructions per send+receive** (callgrind, uncontended, one thread: a ring of 1024 filled with single sends, then drained; the same build as the figures)\n"
+        "\n**Instructions per send+receive** (callgrind, uncontended, one thread: a ring of 1024 filled with single sends, then drained, in the binary its figures come from: its own contender binary, or the report's with --in-process)\n"
     );
     let _ = writeln!(s, "| queue | instructions |\n|---|---:|");
     for (name, n) in &h.instructions {
