@@ -583,21 +583,19 @@ docs_rs() {
 # two_producers_two_consumers_capacity_2, and `HOTQ_FULL=1` runs both.
 LOOM_MPMC="--test mpmc"
 [ "$scope" = full ] || LOOM_MPMC="$LOOM_MPMC -- --skip two_producers_two_consumers_capacity_1"
-# The first line is a user's: examples/verify-pipeline's models of its own
+# The last line is a user's: examples/verify-pipeline's models of its own
 # code with hotq-spsc and hotq-mpmc inside, through the queues' `loom`
-# feature as a dependent crate turns it on (five models; one must fail,
-# and is `#[should_panic]`). It is the longest line now: 401-439 s in fresh
-# clones since hotq-mpmc's sends check the disconnection flag after their
-# claim (2026-12-06; 156-174 s before), nearly all of it the model of the
-# worker that leaves (5.2 M executions, 390 s). Last in the list, it
-# started once two shorter lines had ended and ran alone at the end
-# (the step took 579-611 s); first, the other lines run beside it.
+# feature as a dependent crate turns it on (five models, about 20 s; one
+# must fail, and is `#[should_panic]`). Its model of a worker that leaves
+# runs at preemption bound 1 since 2026-12-06: at bound 2 it had grown to
+# 5.2 M executions (390 s alone, 401-499 s in fresh clones), the tail of
+# this step; its comment says what bound 1 still catches.
 LOOM_LINES=(
-    "-p verify-pipeline --test models"
     "-p hotq-loom-tests $LOOM_MPMC"
     "-p hotq-loom-tests --test disruptor"
     "-p hotq-loom-tests --lib --bins --test spsc --test ordering_sites"
     "-p hotq-loom-tests --doc"
+    "-p verify-pipeline --test models"
 )
 loom_models() (
     export RUSTFLAGS="--cfg loom" RUSTDOCFLAGS="--cfg loom"

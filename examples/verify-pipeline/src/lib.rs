@@ -27,11 +27,13 @@
 //! RUSTFLAGS="--cfg loom" cargo test --release -p verify-pipeline --test models
 //! ```
 //!
-//! Each model sets a preemption bound (2, or 3 for the one-item model;
-//! `LOOM_MAX_PREEMPTIONS` overrides it): with loom's default of none, the
-//! one-item model took 2,969,672 executions and 168 s here, and with a
-//! bound of 3, 4,104 executions and 0.3 s. The five models take about 20 s
-//! together on two cores.
+//! Each model sets a preemption bound (2; 3 for the one-item model, 1 for
+//! the worker that leaves; `LOOM_MAX_PREEMPTIONS` overrides it): with
+//! loom's default of none, the one-item model took 2,969,672 executions
+//! and 168 s here, and with a bound of 3, 4,104 executions and 0.3 s. The
+//! worker that leaves took 5,233,286 executions and 390 s at bound 2, 285
+//! at 1, which still finds the lost wake-up it is for (its comment says
+//! how that was checked). The five models take about 25 s together.
 //!
 //! What it takes (see `Cargo.toml`): the queues' `loom` feature under
 //! `[target.'cfg(loom)'.dependencies]`, and this crate's own threads (and
