@@ -11,7 +11,7 @@ use std::sync::Barrier;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use hotq_spsc::stamped::RingBuffer;
+use hotq_spsc::stamped::{Producer, RingBuffer};
 use hotq_spsc::{PopTimeoutError, PushTimeoutError};
 use hotq_testkit::within;
 
@@ -65,6 +65,15 @@ impl<const N: usize> Numbered for [u64; N] {
     }
 }
 
+/// Pushes items `0..ITEMS` in order with `push_timeout`, then drops the
+/// producer.
+fn push_all_blocking<T: Numbered>(mut tx: Producer<T, true>) {
+    for i in 0..ITEMS {
+        tx.push_timeout(T::numbered(i), LONG)
+            .unwrap_or_else(|_| panic!("push {i} failed"));
+    }
+}
+
 /// Both sides blocking, strict FIFO, and the consumer then sees the
 /// producer gone.
 fn fifo_both_blocking<T: Numbered>(capacity: usize) {
@@ -73,13 +82,8 @@ fn fifo_both_blocking<T: Numbered>(capacity: usize) {
         std::any::type_name::<T>()
     );
     within(&what.clone(), LIMIT, move || {
-        let (mut tx, mut rx) = RingBuffer::<T>::with_waits(capacity);
-        let producer = thread::spawn(move || {
-            for i in 0..ITEMS {
-                tx.push_timeout(T::numbered(i), LONG)
-                    .unwrap_or_else(|_| panic!("push {i} failed"));
-            }
-        });
+        let (tx, mut rx) = RingBuffer::<T>::with_waits(capacity);
+        let producer = thread::spawn(move || push_all_blocking(tx));
         for expected in 0..ITEMS {
             match rx.pop_timeout(LONG) {
                 Ok(item) => assert_eq!(item.number(), expected, "{what}"),
@@ -154,13 +158,8 @@ fn a_push_wakes_a_parked_consumer() {
 /// a line, wakes the producer.
 fn try_consumer_wakes_a_parking_producer<T: Numbered>(capacity: usize) {
     within("parking producer, try consumer", LIMIT, move || {
-        let (mut tx, mut rx) = RingBuffer::<T>::with_waits(capacity);
-        let producer = thread::spawn(move || {
-            for i in 0..ITEMS {
-                tx.push_timeout(T::numbered(i), LONG)
-                    .unwrap_or_else(|_| panic!("push {i} failed"));
-            }
-        });
+        let (tx, mut rx) = RingBuffer::<T>::with_waits(capacity);
+        let producer = thread::spawn(move || push_all_blocking(tx));
         for expected in 0..ITEMS {
             if expected % PAUSE_EVERY == 0 {
                 thread::sleep(Duration::from_millis(1)); // the producer parks

@@ -317,9 +317,12 @@ impl<T> RingBuffer<T> {
                 0 => 0,
                 _ => (lines * Self::PER_LINE).next_power_of_two(),
             }),
-            // Asked only now, once the capacity is known to be good: the
-            // first ring of a process registers it for `membarrier`.
-            waiters: Waiters::new(barrier::available()),
+            // Asked only now, once the capacity is known to be good, and
+            // only for a ring made for waits: the first such ring of a
+            // process registers it for `membarrier`. A try-only ring never
+            // waits, so its slots are fenced and it makes no system call
+            // (its halves' drops still wake, and find nobody).
+            waiters: Waiters::new(WAITS && barrier::available()),
             _items: PhantomData,
         });
         let start = Place::start(index, storage);
@@ -535,5 +538,25 @@ impl<T> fmt::Debug for RingBuffer<T> {
             .field("lines", &self.lines)
             .field("per_line", &Self::PER_LINE)
             .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RingBuffer;
+    use crate::wait::barrier;
+
+    /// A try-only ring's wait slots are fenced (it never registers the
+    /// process for `membarrier`); a ring made for waits uses the
+    /// asymmetric barrier wherever the system has it.
+    #[test]
+    fn only_a_ring_made_for_waits_asks_for_the_asymmetric_barrier() {
+        let (tx, _rx) = RingBuffer::<u64>::new(4);
+        assert!(tx.ring.waiters.items.is_fenced());
+        assert!(tx.ring.waiters.room.is_fenced());
+        let (tx, _rx) = RingBuffer::<u64>::with_waits(4);
+        let fenced = !barrier::available();
+        assert_eq!(tx.ring.waiters.items.is_fenced(), fenced);
+        assert_eq!(tx.ring.waiters.room.is_fenced(), fenced);
     }
 }
