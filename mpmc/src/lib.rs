@@ -93,9 +93,11 @@
 //! ([`after`], [`tick`], [`never`](fn@never)) as arms beside them, and,
 //! with the `spsc` feature, hotq-spsc's rings too (`Select::recv_spsc`,
 //! `Select::send_spsc`: a real-time SPSC feed and a control channel in
-//! one wait, which no other channel crate offers). A select allocates
-//! (its list of operations, and a box for the item a receive arm takes)
-//! and, when it waits, one waiter entry per operation.
+//! one wait, which no other channel crate offers). A select that does not
+//! wait allocates nothing unless it has more than eight operations, or
+//! its receive arm takes an item larger than three words (or aligned
+//! past a word), which it boxes; when it waits, it allocates one waiter
+//! entry per operation.
 //!
 //! ```
 //! let (tx, rx) = hotq_mpmc::bounded(16);

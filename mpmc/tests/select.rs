@@ -605,3 +605,96 @@ fn a_closed_channel_fails_a_send_arm_and_wakes_a_blocked_receive_arm() {
     });
     drop(tx);
 }
+
+/// A `Select` holds its first operations in place and the rest apart
+/// (`channel/select.rs`, `Ops`): with more arms than it holds in place,
+/// and removals on both sides of the boundary, each arm keeps its index
+/// and a biased select still takes the first added ready arm.
+#[test]
+fn a_select_over_more_arms_than_it_holds_in_place_keeps_indices_and_order() {
+    const ARMS: usize = 12;
+    let chans: Vec<_> = (0..ARMS).map(|_| bounded(1)).collect();
+    for (i, (tx, _)) in chans.iter().enumerate() {
+        tx.send(i).unwrap();
+    }
+    let mut sel = Select::new_biased();
+    let indices: Vec<usize> = chans.iter().map(|(_, rx)| sel.recv(rx)).collect();
+    assert_eq!(indices, (0..ARMS).collect::<Vec<_>>());
+    // One held in place, one held apart.
+    sel.remove(indices[2]);
+    sel.remove(indices[9]);
+    let mut taken = Vec::new();
+    for _ in 0..ARMS - 2 {
+        let oper = sel.select();
+        let i = oper.index();
+        assert_eq!(oper.recv(&chans[i].1), Ok(i));
+        taken.push(i);
+    }
+    let expected: Vec<usize> = (0..ARMS).filter(|&i| i != 2 && i != 9).collect();
+    assert_eq!(
+        taken, expected,
+        "biased: the first added ready arm each time"
+    );
+    assert_eq!(sel.try_ready(), Err(TryReadyError));
+    assert_eq!(chans[2].1.try_recv(), Ok(2));
+    assert_eq!(chans[9].1.try_recv(), Ok(9));
+}
+
+/// A received item waits in the selected operation until `recv` takes
+/// it: in place when it is small, boxed when it is not
+/// (`channel/select.rs`, `Item`). Either way it arrives whole and is
+/// dropped exactly once, also when the operation is dropped uncompleted.
+#[test]
+fn received_items_small_and_large_arrive_whole_and_drop_once() {
+    fn round_trip<T: PartialEq + std::fmt::Debug + Clone>(item: T) {
+        let (tx, rx) = bounded(1);
+        tx.send(item.clone()).unwrap();
+        let got = select! { recv(rx) -> v => v.unwrap() };
+        assert_eq!(got, item);
+    }
+    let counted = Arc::new(());
+    round_trip(()); // nothing to hold
+    round_trip(7u64);
+    round_trip(String::from("three words in place"));
+    round_trip((Arc::clone(&counted), 1u8));
+    round_trip([
+        Arc::clone(&counted),
+        Arc::clone(&counted),
+        Arc::clone(&counted),
+        Arc::clone(&counted),
+    ]); // boxed
+    round_trip((Arc::clone(&counted), [7u64; 16])); // boxed
+    round_trip(12u128); // alignment past a word's: boxed
+    assert_eq!(
+        Arc::strong_count(&counted),
+        1,
+        "an item dropped twice or never"
+    );
+
+    // Dropped uncompleted: the select panics, and the item it held is
+    // dropped once.
+    let small = (Arc::clone(&counted), 0u8);
+    let large = (Arc::clone(&counted), [0u64; 16]);
+    let (tx1, rx1) = bounded(1);
+    let (tx2, rx2) = bounded(1);
+    tx1.send(small).unwrap();
+    tx2.send(large).unwrap();
+    for _ in 0..2 {
+        let uncompleted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let mut sel = Select::new();
+            sel.recv(&rx1);
+            sel.recv(&rx2);
+            let _ = sel.select();
+        }));
+        assert!(
+            uncompleted.is_err(),
+            "a selected operation dropped uncompleted panics"
+        );
+    }
+    assert!(rx1.is_empty() && rx2.is_empty());
+    assert_eq!(
+        Arc::strong_count(&counted),
+        1,
+        "an item dropped twice or never"
+    );
+}

@@ -48,6 +48,7 @@ use alloc::boxed::Box;
 use alloc::vec::Vec;
 use core::fmt;
 use core::marker::PhantomData;
+use core::mem::{ManuallyDrop, MaybeUninit, align_of, size_of};
 use core::ptr::NonNull;
 use std::time::{Duration, Instant};
 
@@ -116,28 +117,68 @@ pub(super) enum Done {
     RingReady,
 }
 
-/// A received item of a type the select does not know, boxed until
+/// A received item of a type the select does not know, held until
 /// [`SelectedOperation::recv`] takes it out with the type its receiver
-/// names.
+/// names: in place when it fits in [`ITEM_WORDS`] words (a number, a
+/// pointer, a `String`), else boxed. In place, a select of small items
+/// allocates nothing (the box was a quarter of a ready `select!`'s
+/// instructions, callgrind, four `recv` arms of `u64`).
 pub(super) struct Item {
-    ptr: NonNull<()>,
-    drop: unsafe fn(NonNull<()>),
+    /// The item, when [`fits`]`::<T>()`; else the `*mut T` of its box.
+    cell: MaybeUninit<[usize; ITEM_WORDS]>,
+    /// Drops what `cell` holds, given `cell`'s address (which moves with
+    /// the `Item`).
+    drop: unsafe fn(*mut [usize; ITEM_WORDS]),
+    /// Neither `Send` nor `Sync`, whatever `T` is (as when this held a
+    /// pointer): the select does not know `T`.
+    _not_send: PhantomData<NonNull<()>>,
+}
+
+/// How many words an [`Item`] holds in place.
+const ITEM_WORDS: usize = 3;
+
+/// Whether a `T` goes in an [`Item`]'s cell itself (size and alignment
+/// within the cell's).
+const fn fits<T>() -> bool {
+    size_of::<T>() <= size_of::<[usize; ITEM_WORDS]>() && align_of::<T>() <= align_of::<usize>()
 }
 
 impl Item {
     fn new<T>(value: T) -> Item {
-        /// Drops and frees the box `ptr` came from.
+        /// Drops the `T` in the cell at `cell`.
         ///
         /// # Safety
         ///
-        /// `ptr` is `Box::<T>::into_raw`'s, not freed yet.
-        unsafe fn drop_box<T>(ptr: NonNull<()>) {
+        /// `fits::<T>()`, and the cell holds a `T` not dropped or taken.
+        unsafe fn drop_in_place<T>(cell: *mut [usize; ITEM_WORDS]) {
             // SAFETY: the caller's promise.
-            drop(unsafe { Box::from_raw(ptr.cast::<T>().as_ptr()) });
+            unsafe { cell.cast::<T>().drop_in_place() }
         }
+        /// Drops and frees the box whose pointer the cell at `cell` holds.
+        ///
+        /// # Safety
+        ///
+        /// The cell holds `Box::<T>::into_raw`'s pointer, not freed yet.
+        unsafe fn drop_box<T>(cell: *mut [usize; ITEM_WORDS]) {
+            // SAFETY: the caller's promise.
+            drop(unsafe { Box::from_raw(cell.cast::<*mut T>().read()) });
+        }
+        let mut cell = MaybeUninit::<[usize; ITEM_WORDS]>::uninit();
+        let at = cell.as_mut_ptr();
+        let drop: unsafe fn(*mut [usize; ITEM_WORDS]) = if fits::<T>() {
+            // SAFETY: the cell is large and aligned enough for a `T`
+            // (`fits`), and uninitialised: nothing is overwritten.
+            unsafe { at.cast::<T>().write(value) };
+            drop_in_place::<T>
+        } else {
+            // SAFETY: a pointer fits in the cell, at its alignment.
+            unsafe { at.cast::<*mut T>().write(Box::into_raw(Box::new(value))) };
+            drop_box::<T>
+        };
         Item {
-            ptr: NonNull::from(Box::leak(Box::new(value))).cast(),
-            drop: drop_box::<T>,
+            cell,
+            drop,
+            _not_send: PhantomData,
         }
     }
 
@@ -147,19 +188,26 @@ impl Item {
     ///
     /// `T` is the type [`Item::new`] was given.
     unsafe fn take<T>(self) -> T {
-        let ptr = self.ptr.cast::<T>();
-        core::mem::forget(self);
-        // SAFETY: `ptr` is `Box::<T>::into_raw`'s (the caller's promise on
-        // `T`), and `forget` above keeps `Drop` from freeing it too.
-        *unsafe { Box::from_raw(ptr.as_ptr()) }
+        // Not dropped: the item is moved out below.
+        let mut this = ManuallyDrop::new(self);
+        let at = this.cell.as_mut_ptr();
+        if fits::<T>() {
+            // SAFETY: `new::<T>` put a `T` in the cell (the caller's
+            // promise on `T`), read once: `this` is never dropped.
+            unsafe { at.cast::<T>().read() }
+        } else {
+            // SAFETY: `new::<T>` put its box's pointer in the cell, and
+            // the box is freed once: here, as `this` is never dropped.
+            *unsafe { Box::from_raw(at.cast::<*mut T>().read()) }
+        }
     }
 }
 
 impl Drop for Item {
     fn drop(&mut self) {
-        // SAFETY: `drop` is `drop_box` of the type the box was made with,
-        // and the box is still ours (`take` forgets `self`).
-        unsafe { (self.drop)(self.ptr) }
+        // SAFETY: `drop` is the function `new` chose for what it put in
+        // the cell, still there (`take` does not drop `self`).
+        unsafe { (self.drop)(self.cell.as_mut_ptr()) }
     }
 }
 
@@ -306,6 +354,89 @@ struct Op<'a> {
     is_send: bool,
 }
 
+/// How many operations a `Select` holds in place ([`Ops`]).
+const OPS_IN_PLACE: usize = 8;
+
+/// A [`Select`]'s operations, in the order added: the first
+/// [`OPS_IN_PLACE`] in place, any more in a `Vec`. A `select!` makes a
+/// `Select` for every call, and a `Vec` of them all was an allocation
+/// per call, a third of a ready `select!`'s instructions (callgrind, four
+/// `recv` arms of `u64`). No `Drop` of its own (its parts are `Copy`, and
+/// a `Vec`, which lets its borrows dangle while it drops), so a `Select`
+/// in scope does not keep the handles it borrowed from being used once it
+/// has returned (a ring half popped after `recv_spsc`, for one).
+#[derive(Clone)]
+struct Ops<'a> {
+    /// `Some` for the first `len` (up to `OPS_IN_PLACE`).
+    in_place: [Option<Op<'a>>; OPS_IN_PLACE],
+    /// The operations past the first `OPS_IN_PLACE`.
+    more: Vec<Op<'a>>,
+    len: usize,
+}
+
+impl<'a> Ops<'a> {
+    fn new() -> Self {
+        Ops {
+            in_place: [None; OPS_IN_PLACE],
+            more: Vec::new(),
+            len: 0,
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn push(&mut self, op: Op<'a>) {
+        match self.in_place.get_mut(self.len) {
+            Some(slot) => *slot = Some(op),
+            None => self.more.push(op),
+        }
+        self.len += 1;
+    }
+
+    /// Removes the operation at position `at < len`, keeping the order of
+    /// the rest.
+    fn remove(&mut self, at: usize) {
+        for i in at..self.len - 1 {
+            let next = self[i + 1];
+            self.set(i, next);
+        }
+        self.len -= 1;
+        match self.in_place.get_mut(self.len) {
+            Some(slot) => *slot = None,
+            None => drop(self.more.pop()),
+        }
+    }
+
+    fn set(&mut self, at: usize, op: Op<'a>) {
+        match self.in_place.get_mut(at) {
+            Some(slot) => *slot = Some(op),
+            None => self.more[at - OPS_IN_PLACE] = op,
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &Op<'a>> {
+        (0..self.len).map(|at| &self[at])
+    }
+}
+
+impl<'a> core::ops::Index<usize> for Ops<'a> {
+    type Output = Op<'a>;
+
+    fn index(&self, at: usize) -> &Op<'a> {
+        assert!(at < self.len, "operation {at} of {}", self.len);
+        match self.in_place.get(at) {
+            Some(op) => op.as_ref().expect("the first `len` are `Some`"),
+            None => &self.more[at - OPS_IN_PLACE],
+        }
+    }
+}
+
+/// How many operations a `Select` orders on the stack
+/// ([`Select::first_in_order`]).
+const ORDER_ON_STACK: usize = 16;
+
 /// Waits on several channel operations at once, and completes (or, with
 /// the `ready` calls, reports) the first that can go ahead: the
 /// [`select!`](crate::select) macro's engine, with `crossbeam_channel`'s
@@ -341,7 +472,7 @@ struct Op<'a> {
 /// # drop((data_tx, ctl_tx));
 /// ```
 pub struct Select<'a> {
-    ops: Vec<Op<'a>>,
+    ops: Ops<'a>,
     next_index: usize,
     biased: bool,
 }
@@ -359,7 +490,7 @@ impl<'a> Select<'a> {
     /// ```
     pub fn new() -> Select<'a> {
         Select {
-            ops: Vec::new(),
+            ops: Ops::new(),
             next_index: 0,
             biased: false,
         }
@@ -617,13 +748,26 @@ impl<'a> Select<'a> {
             .ok_or(ReadyTimeoutError)
     }
 
-    /// The order of one round of tries: positions in `ops`.
-    fn order(&self) -> Vec<usize> {
-        let mut order: Vec<usize> = (0..self.ops.len()).collect();
-        if !self.biased {
-            blocking::shuffle(&mut order);
+    /// Calls `f` with each position in `ops`, in a fresh order (added
+    /// order when biased), until it returns `Some`. The order is on the
+    /// stack up to [`ORDER_ON_STACK`] operations (see [`Ops`]).
+    fn first_in_order<R>(&self, mut f: impl FnMut(usize) -> Option<R>) -> Option<R> {
+        let n = self.ops.len();
+        let mut on_stack = [0; ORDER_ON_STACK];
+        let mut on_heap = Vec::new();
+        let order: &mut [usize] = if n <= ORDER_ON_STACK {
+            &mut on_stack[..n]
+        } else {
+            on_heap.resize(n, 0);
+            &mut on_heap
+        };
+        for (at, slot) in order.iter_mut().enumerate() {
+            *slot = at;
         }
-        order
+        if !self.biased {
+            blocking::shuffle(order);
+        }
+        order.iter().find_map(|&at| f(at))
     }
 
     fn selected(&self, at: usize, done: Done) -> SelectedOperation<'a> {
@@ -644,9 +788,7 @@ impl<'a> Select<'a> {
 
     /// Tries every operation once, in a fresh order.
     fn attempt_all(&self) -> Option<(usize, Done)> {
-        self.order()
-            .into_iter()
-            .find_map(|at| self.ops[at].operand.attempt().map(|done| (at, done)))
+        self.first_in_order(|at| self.ops[at].operand.attempt().map(|done| (at, done)))
     }
 
     fn select_until(&mut self, wait: Wait) -> Option<SelectedOperation<'a>> {
@@ -677,7 +819,7 @@ impl<'a> Select<'a> {
                 // before it sees the select's entry. (Before registering it
                 // is only a first look.)
                 fence(Ordering::SeqCst);
-                this.order().into_iter().find_map(|at| ready_one(this, at))
+                this.first_in_order(|at| ready_one(this, at))
             },
             |this: &Self, at, _entry: &Arc<Waiter>| ready_one(this, at),
         )?;
