@@ -698,3 +698,36 @@ fn received_items_small_and_large_arrive_whole_and_drop_once() {
         "an item dropped twice or never"
     );
 }
+
+/// A select that finds nothing spins a little before it parks (as a
+/// blocking `recv` does, `channel/select.rs`), and the spin ends: blocked
+/// for a second, it uses a few milliseconds of CPU at most.
+#[cfg(all(target_os = "linux", not(miri)))]
+#[test]
+fn a_blocked_select_spins_briefly_then_uses_no_cpu() {
+    within("cpu while blocked", LIMIT, || {
+        let (_tx1, rx1) = bounded::<u8>(1);
+        let (_tx2, rx2) = bounded::<u8>(1);
+        let used = thread::spawn(move || {
+            let before = hotq_testkit::thread_cpu_time().expect("a thread CPU clock");
+            // Twice: the second select starts quiet (the first parked
+            // for long) and skips the yields.
+            for _ in 0..2 {
+                select! {
+                    recv(rx1) -> _v => panic!("nothing was sent"),
+                    recv(rx2) -> _v => panic!("nothing was sent"),
+                    default(Duration::from_millis(500)) => {}
+                }
+            }
+            hotq_testkit::thread_cpu_time().unwrap() - before
+        })
+        .join()
+        .unwrap();
+        // The spin before parking is microseconds; spinning for the second
+        // would use most of it.
+        assert!(
+            used < Duration::from_millis(50),
+            "a select blocked for 1 s used {used:?} of CPU"
+        );
+    });
+}
