@@ -606,13 +606,15 @@ fn a_closed_channel_fails_a_send_arm_and_wakes_a_blocked_receive_arm() {
     drop(tx);
 }
 
-/// A `Select` holds its first operations in place and the rest apart
-/// (`channel/select.rs`, `Ops`): with more arms than it holds in place,
-/// and removals on both sides of the boundary, each arm keeps its index
-/// and a biased select still takes the first added ready arm.
+/// A `Select` holds its first operations in place and the rest apart,
+/// and orders its tries on the stack up to a bound (`channel/select.rs`,
+/// `Ops`, `first_in_order`): with more arms than either bound, and
+/// removals on both sides of the first, each arm keeps its index, a
+/// biased select still takes the first added ready arm, and a fair one
+/// still takes every ready arm once.
 #[test]
 fn a_select_over_more_arms_than_it_holds_in_place_keeps_indices_and_order() {
-    const ARMS: usize = 12;
+    const ARMS: usize = 20;
     let chans: Vec<_> = (0..ARMS).map(|_| bounded(1)).collect();
     for (i, (tx, _)) in chans.iter().enumerate() {
         tx.send(i).unwrap();
@@ -625,7 +627,7 @@ fn a_select_over_more_arms_than_it_holds_in_place_keeps_indices_and_order() {
     sel.remove(indices[9]);
     let mut taken = Vec::new();
     for _ in 0..ARMS - 2 {
-        let oper = sel.select();
+        let oper = sel.try_select().expect("a ready arm left out of the tries");
         let i = oper.index();
         assert_eq!(oper.recv(&chans[i].1), Ok(i));
         taken.push(i);
@@ -638,6 +640,28 @@ fn a_select_over_more_arms_than_it_holds_in_place_keeps_indices_and_order() {
     assert_eq!(sel.try_ready(), Err(TryReadyError));
     assert_eq!(chans[2].1.try_recv(), Ok(2));
     assert_eq!(chans[9].1.try_recv(), Ok(9));
+
+    // A fair select over all of them: each ready arm once, in some order.
+    for (i, (tx, _)) in chans.iter().enumerate() {
+        tx.send(i).unwrap();
+    }
+    let mut fair = Select::new();
+    for (_, rx) in &chans {
+        fair.recv(rx);
+    }
+    let mut seen: Vec<usize> = (0..ARMS)
+        .map(|_| {
+            // Every arm not taken yet is ready: a try must find one.
+            let oper = fair
+                .try_select()
+                .expect("a ready arm left out of the tries");
+            let i = oper.index();
+            assert_eq!(oper.recv(&chans[i].1), Ok(i));
+            i
+        })
+        .collect();
+    seen.sort_unstable();
+    assert_eq!(seen, (0..ARMS).collect::<Vec<_>>());
 }
 
 /// A received item waits in the selected operation until `recv` takes
