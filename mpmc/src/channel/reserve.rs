@@ -142,12 +142,12 @@ impl<T> Sender<T> {
             return Err(TrySendError::Disconnected(()));
         }
         match shared.reserve() {
-            Some(Ok(position)) => Ok(Permit {
+            Reserved::Slot(position) => Ok(Permit {
                 sender: self,
                 position,
             }),
-            Some(Err(())) => Err(TrySendError::Disconnected(())),
-            None => Err(TrySendError::Full(())),
+            Reserved::Disconnected => Err(TrySendError::Disconnected(())),
+            Reserved::Full => Err(TrySendError::Full(())),
         }
     }
 
@@ -308,10 +308,19 @@ impl<T> Drop for Permit<'_, T> {
     }
 }
 
+/// What [`Shared::reserve`] got.
+pub(crate) enum Reserved {
+    /// The slot of this position, claimed and held for a permit.
+    Slot(Position),
+    /// No room.
+    Full,
+    /// Closed, or every receiver is gone: nothing reserved.
+    Disconnected,
+}
+
 impl<T> Shared<T> {
     /// Reserves the slot at `tail` (`Sender::try_reserve`, a select's send
-    /// arm): `None` when the channel is full, `Some(Err(()))` when it is
-    /// closed or its receivers are gone.
+    /// arm).
     ///
     /// The disconnection flag is asked again after the claim: the last
     /// receiver's drop stores it and then drains, and a reserve that
@@ -321,17 +330,20 @@ impl<T> Shared<T> {
     /// pop's freeing store (Release), which the flag store precedes, so
     /// this load sees the flag. Room made otherwise is a reserve made
     /// before the disconnection, settled when the permit sends (`fill`).
-    pub(crate) fn reserve(&self) -> Option<Result<Position, ()>> {
+    pub(crate) fn reserve(&self) -> Reserved {
         let Some(position) = self.queue.reserve() else {
-            return self.queue.is_closed().then_some(Err(()));
+            return match self.queue.is_closed() {
+                true => Reserved::Disconnected,
+                false => Reserved::Full,
+            };
         };
         if self.disconnected.load(Ordering::Relaxed) {
             // SAFETY: reserved just now, neither filled nor released:
             // released exactly once.
             unsafe { self.release(position) };
-            return Some(Err(()));
+            return Reserved::Disconnected;
         }
-        Some(Ok(position))
+        Reserved::Slot(position)
     }
 
     /// Fills the reserved slot of `position` with `value` and wakes the

@@ -60,6 +60,7 @@ use core::ptr::NonNull;
 use std::time::{Duration, Instant};
 
 use super::context::Context;
+use super::reserve::Reserved;
 use super::select_error::{ReadyTimeoutError, SelectTimeoutError, TryReadyError, TrySelectError};
 use super::waiters::Waiter;
 use super::zero::Claim;
@@ -319,9 +320,10 @@ impl<T> Operand for Sender<T> {
             // SAFETY: the caller's promise.
             unsafe { (*channel.cast::<Shared<T>>()).release(position) }
         }
-        match shared.reserve()? {
-            Ok(position) => Some(Done::Claimed(position, release::<T>)),
-            Err(()) => Some(Done::Disconnected),
+        match shared.reserve() {
+            Reserved::Slot(position) => Some(Done::Claimed(position, release::<T>)),
+            Reserved::Disconnected => Some(Done::Disconnected),
+            Reserved::Full => None,
         }
     }
 
