@@ -372,34 +372,23 @@ impl Quiet {
     pub(crate) fn set(&self, _parked_for: Option<core::time::Duration>) {}
 }
 
-/// Whether this thread's last select that waited parked for [`QUIET`]
-/// or more: a select's [`Quiet`], kept per thread, as a `Select` lives for
-/// one call.
-#[cfg(not(loom))]
+std::thread_local! {
+    /// A select's [`Quiet`]: kept per thread, as a `Select` lives for one
+    /// call.
+    static SELECT_QUIET: Quiet = const { Quiet::new() };
+}
+
+/// Whether this thread's last select that waited parked for long
+/// ([`Quiet::get`]).
 pub(crate) fn select_quiet() -> bool {
-    SELECT_QUIET.with(core::cell::Cell::get)
+    SELECT_QUIET.with(Quiet::get)
 }
 
 /// Records how long this thread's last select that waited parked
 /// (`None`: it did not park), as [`Quiet::set`].
-#[cfg(not(loom))]
 pub(crate) fn set_select_quiet(parked_for: Option<core::time::Duration>) {
-    SELECT_QUIET.with(|quiet| quiet.set(parked_for.is_some_and(|d| d >= QUIET)));
+    SELECT_QUIET.with(|quiet| quiet.set(parked_for));
 }
-
-#[cfg(not(loom))]
-std::thread_local! {
-    static SELECT_QUIET: core::cell::Cell<bool> = const { core::cell::Cell::new(false) };
-}
-
-/// Under loom there is no spin to shorten.
-#[cfg(loom)]
-pub(crate) fn select_quiet() -> bool {
-    false
-}
-
-#[cfg(loom)]
-pub(crate) fn set_select_quiet(_parked_for: Option<core::time::Duration>) {}
 
 /// Shuffles `order` (a select's order of tries, for fairness among ready
 /// operations): Fisher–Yates over a thread's own xorshift generator, seeded
@@ -454,10 +443,6 @@ mod tests {
         waits
     }
 
-    /// The bound that lets a 1P1C channel of capacity 8 hand over without
-    /// parking: a spin that ended after a fixed few yields (crossbeam's
-    /// `Backoff`, 1–2 µs) was shorter than a parked peer's wake-up, and
-    /// then every hand-off parked.
     /// A select's quiet hint is its thread's, from its last wait's park.
     #[test]
     fn a_select_is_quiet_after_a_long_park_only() {
@@ -474,6 +459,10 @@ mod tests {
         assert!(!select_quiet());
     }
 
+    /// The bound that lets a 1P1C channel of capacity 8 hand over without
+    /// parking: a spin that ended after a fixed few yields (crossbeam's
+    /// `Backoff`, 1–2 µs) was shorter than a parked peer's wake-up, and
+    /// then every hand-off parked.
     #[test]
     #[cfg_attr(miri, ignore = "timing: miri's isolated clock")]
     fn a_spin_yields_for_spin_time_before_it_parks() {
