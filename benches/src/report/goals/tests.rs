@@ -557,6 +557,11 @@ fn rounds_shared_with_other_processes_mark_the_goal_busy() {
     for r in w.rows.iter_mut().flat_map(|r| &mut r.rounds) {
         r.others_load = Some(1.0);
     }
-    let goals = evaluate(&[w]);
+    // The goals of a ring the workload lacks (the stamped one) have no
+    // rounds to share.
+    let goals: Vec<_> = evaluate(&[w])
+        .into_iter()
+        .filter(|g| g.measured.is_some())
+        .collect();
     assert!(!goals.is_empty() && goals.iter().all(|g| g.busy));
 }
