@@ -5,20 +5,18 @@ use core::mem::ManuallyDrop;
 
 use super::RingBuffer;
 use super::place::{Place, covers};
-use crate::sync::{Arc, Ordering, prefetch_read};
+use crate::sync::{Arc, Ordering};
 use crate::{PeekError, PopError};
 
-/// How many lines ahead `pop` prefetches when it enters a line: in a ring
-/// that runs full, that line was written long ago on the producer's core,
-/// and is fetched before it is needed; in one that runs nearly empty it
-/// still holds the last lap's items, read on this core, and the prefetch
-/// hits. Measured in the probe `benches/probes/spsc_stamps.rs`, where
-/// its prototype ran at 250 M items/s with a prefetch 16 lines ahead and
-/// 134 without, in the report's cell (no work, capacity 1024). Here 32
-/// lines (2 KiB of `u64`s, as `crate::Consumer::pop` prefetches) read 336
-/// against 231 for 16 in that cell (three interleaved runs, 5 rounds
-/// each, quiet 2-core VM, 2026-12-06), and level in the other cells.
-const PREFETCH_LINES: usize = 32;
+// No prefetch: `pop` prefetched the line 32 ahead when it entered a line
+// until 2026-12-07. Over the 96 cells of the regime grid at capacities 1024
+// and 65536 (contender binaries, five interleaved passes, two orders) that
+// prefetch made the ring faster by more than 5 % in fewer cells than it
+// made it slower, and cost 20 % where the consumer's own work is the
+// bottleneck in a ring larger than the caches' share of it: the cells where
+// the ring trailed rtrb (docs/performance.md, "The stamped ring's prefetch
+// goes"). Where the consumer keeps pace it was worth up to 1.3 ×, in cells
+// the ring leads by 2-6 × without it.
 
 /// The reading half of a [`stamped::RingBuffer`](RingBuffer).
 ///
@@ -99,9 +97,6 @@ impl<T, const WAITS: bool> Consumer<T, WAITS> {
         if self.at.step(&self.ring) {
             // A new line: its stamp is not loaded yet.
             self.ready = self.at.index;
-            if self.ring.lines() >= 2 * PREFETCH_LINES {
-                prefetch_read(self.ring.line_ahead(self.at.line, PREFETCH_LINES));
-            }
             self.publish_head();
         } else if !RingBuffer::<T>::LAZY_HEAD {
             self.publish_head();

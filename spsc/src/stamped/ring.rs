@@ -375,24 +375,6 @@ impl<T> RingBuffer<T> {
         if next == self.end { self.storage } else { next }
     }
 
-    /// The line `ahead` lines after `line`, wrapping; for prefetches only,
-    /// so any address will do where the ring has fewer lines.
-    #[inline(always)]
-    pub(super) fn line_ahead(&self, line: NonNull<u8>, ahead: usize) -> *const u8 {
-        let at = line.as_ptr().wrapping_add(ahead * Self::LINE_BYTES);
-        if at >= self.end.as_ptr() {
-            at.wrapping_sub(self.lines * Self::LINE_BYTES)
-        } else {
-            at
-        }
-    }
-
-    /// How many lines the storage has.
-    #[inline(always)]
-    pub(super) fn lines(&self) -> usize {
-        self.lines
-    }
-
     /// Loom's claim on item `slot` of `line` while it is read or written.
     #[inline(always)]
     pub(super) fn claim(&self, line: NonNull<u8>, slot: usize) -> Claim {
