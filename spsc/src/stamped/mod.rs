@@ -159,16 +159,18 @@
 //! The repository's regime grid (`docs/performance.md`, "The SPSC regime
 //! grid": 144 cells of work per item on either side, wait loop and
 //! capacity, each ring in a binary of its own built as a user's release
-//! build is, a quiet 2-core VM, 2026-12-06 10:12 UTC, one run): ≥ 1.0 ×
-//! the best of rtrb and ringbuf in 122 cells (decided), below it in 2
-//! (0.93 and 0.94: capacity 65536, yield, 16 steps of consumer work),
-//! undecided in 20; the median cell 1.68. Where the consumer keeps pace,
-//! 1.2–5.6 × (at capacity 1024 with no work, 339 M items/s against 31 and
-//! 209, and 40 for [`crate::RingBuffer`]); where the consumer's own work
-//! per item is the bottleneck (the ring runs full), 0.93–1.39 ×, where it
-//! read 0.76–0.95 × while the consumer stored `head` at every pop. A push
-//! and a pop take 42 instructions together on the uncontended path (55
-//! with `head` stored at every pop; rtrb 56, [`crate::RingBuffer`] 44).
+//! build is, a quiet 2-core VM, 2026-12-07 00:45 UTC, one run): ≥ 1.0 ×
+//! the best of rtrb and ringbuf in 118 cells (decided), below it in none,
+//! undecided in 26; the median cell 1.67. Where the consumer keeps pace,
+//! 1.2–4.7 × (at capacity 1024 with no work, 223 M items/s against 49 and
+//! 147, and 39 for [`crate::RingBuffer`]); where the consumer's own work
+//! per item is the bottleneck (the ring runs full), 1.01–1.65 × with 16
+//! steps of it, where it read 0.76–0.95 × while the consumer stored `head`
+//! at every pop and as low as 0.81 × at capacity 65536 while it prefetched 32
+//! lines ahead. A round trip over two rings takes 0.71–0.74 × rtrb's time
+//! (three report runs). A push and a pop take 39.5 instructions together
+//! on the uncontended path (callgrind, in the ring's own contender binary;
+//! rtrb 56, [`crate::RingBuffer`] 44).
 
 #[cfg(feature = "std")]
 mod blocking;
