@@ -535,6 +535,57 @@ fn stamped_parked_producer_woken_by_a_pop_that_leaves_a_line() {
     );
 }
 
+/// The async pop (`spsc/src/stamped/future.rs`) pending on an empty
+/// ring, woken by a producer that only calls `push`, as
+/// `stamped_parked_consumer_woken_by_push` is for `pop_timeout` (the same
+/// slot and the same two loads; loom's executor parks between polls, so a
+/// lost wake-up is a deadlock). Kills the push's wake-up.
+#[test]
+fn stamped_async_pop_woken_by_push() {
+    model("stamped_async_pop_woken_by_push", BOUND, || {
+        let (mut tx, mut rx) = RingBuffer::<u64>::with_waits(1);
+        let (back, returned) = loom::sync::mpsc::channel();
+        thread::spawn(move || {
+            for i in 0..2 {
+                push(&mut tx, word(i));
+            }
+            back.send(tx).unwrap();
+        });
+        for i in 0..2 {
+            assert_eq!(super::block_on(rx.pop_async()), Ok(word(i)));
+        }
+        drop(returned.recv().unwrap());
+        assert_eq!(
+            super::block_on(rx.pop_async()),
+            Err(hotq_spsc::PopAsyncError::Abandoned)
+        );
+    });
+}
+
+/// The async push pending on a full ring, woken by a consumer that only
+/// calls `pop`, two [`Pair`]s to a line: the wake-up comes when the
+/// consumer leaves a line and stores `head`, as for `push_timeout`. Kills
+/// that wake-up.
+#[test]
+fn stamped_async_push_woken_by_a_pop_that_leaves_a_line() {
+    model(
+        "stamped_async_push_woken_by_a_pop_that_leaves_a_line",
+        BOUND,
+        || {
+            let (mut tx, mut rx) = RingBuffer::<Pair>::with_waits(1);
+            assert_eq!(layout(rx.buffer()), (2, 2));
+            thread::spawn(move || {
+                for i in 0..3 {
+                    super::block_on(tx.push_async(pair(i))).unwrap();
+                }
+            });
+            for i in 0..3 {
+                assert_eq!(pop(&mut rx), pair(i));
+            }
+        },
+    );
+}
+
 /// Both sides blocking on a ring of one [`Line`] item (each pop stores
 /// `head`): each waits for the other in turn.
 #[test]

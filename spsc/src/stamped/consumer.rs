@@ -145,6 +145,18 @@ impl<T, const WAITS: bool> Consumer<T, WAITS> {
         Ok(item)
     }
 
+    /// Whether item `at.index + ahead` is published: a hint for the async
+    /// pop's choice between yielding and registering (`stamped/future.rs`),
+    /// so a `Relaxed` load that orders nothing (no item is read on its
+    /// word). `ahead` is below the capacity; a line that still holds the
+    /// last lap's items has a stamp below the index, which says no.
+    pub(super) fn published_ahead(&self, ahead: usize) -> bool {
+        let lines = (self.at.slot + ahead) / RingBuffer::<T>::PER_LINE;
+        let line = self.ring.line_after(self.at.line, lines);
+        let stamp = self.ring.stamp(line).load(Ordering::Relaxed);
+        covers(stamp, self.at.index.wrapping_add(ahead))
+    }
+
     /// Whether a pop would fail now (loads the current line's stamp when
     /// the last one loaded does not show an item). When it says `false`,
     /// what the producer did before pushing the item is visible to this

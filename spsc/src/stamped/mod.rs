@@ -37,13 +37,15 @@
 //! | lines moved per item while the ring runs full | two (`head`'s, the item's) | `head`'s once a line |
 //! | capacity | exact | at least: up to a line's items − 1 more ("Capacity") |
 //! | blocking waits (`push_timeout`, `pop_timeout`, deadlines) | yes | on a ring made by [`RingBuffer::with_waits`] |
-//! | chunks, slices, `io`, async waits | yes | no: single items |
+//! | async waits (`push_async`, `pop_async`) | yes, and `Stream`, `wait_items_async`, ... | `push_async` and `pop_async`, on a ring made by [`RingBuffer::with_waits`] |
+//! | chunks, slices, `io` | yes | no: single items |
 //!
 //! Pick this ring for a stream of single items where the consumer is as
 //! fast as the producer or faster (the common case: a consumer that does
-//! little per item), with try calls or blocking ones. Pick
+//! little per item), with try calls, blocking ones or async ones. Pick
 //! [`crate::RingBuffer`] for rtrb's API, for chunks and slices handed out
-//! in place, for `std::io`, for async waits.
+//! in place, for `std::io`, for a `Stream` or the count waits
+//! (`wait_items_async`, ...).
 //!
 //! # Capacity
 //!
@@ -119,7 +121,10 @@
 //! and `Consumer<T, true>`) also has `push_timeout` / `push_deadline` and
 //! `pop_timeout` / `pop_deadline` (with `std`), which wait as
 //! [`crate::RingBuffer`]'s do, in the same machinery: a brief spin, then
-//! the thread parks until the other half wakes it. Its try path pays for
+//! the thread parks until the other half wakes it; and `push_async` /
+//! `pop_async` ([`PushFuture`], [`PopFuture`]; no `std` needed), the same
+//! futures as [`crate::RingBuffer`]'s (they yield first while that pays,
+//! then register the task's waker), woken by the same checks. Its try path pays for
 //! them: after each stamp the producer checks whether a consumer waits,
 //! and after each store of `head` (once a line) the consumer checks
 //! whether a producer waits, a load and a branch each, behind a compiler
@@ -175,10 +180,12 @@
 #[cfg(feature = "std")]
 mod blocking;
 mod consumer;
+mod future;
 mod place;
 mod producer;
 mod ring;
 
 pub use consumer::Consumer;
+pub use future::{PopFuture, PushFuture};
 pub use producer::Producer;
 pub use ring::RingBuffer;

@@ -375,6 +375,15 @@ impl<T> RingBuffer<T> {
         if next == self.end { self.storage } else { next }
     }
 
+    /// The line `k` lines after `line`, wrapping (for the async pop's look
+    /// ahead, `Consumer::published_ahead`).
+    pub(super) fn line_after(&self, line: NonNull<u8>, k: usize) -> NonNull<u8> {
+        let number = (self.line_number(line) + k % self.lines) % self.lines;
+        // SAFETY: `number < lines`, so the line starts inside the
+        // allocation (`lines` lines from `storage`).
+        unsafe { self.storage.add(number * Self::LINE_BYTES) }
+    }
+
     /// Loom's claim on item `slot` of `line` while it is read or written.
     #[inline(always)]
     pub(super) fn claim(&self, line: NonNull<u8>, slot: usize) -> Claim {

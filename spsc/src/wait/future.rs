@@ -61,7 +61,7 @@ use crate::{Consumer, PopAsyncError, Producer, PushAsyncError, PushError};
 /// wait registers, and the fenced slots fence every push and pop). A
 /// self-wake cannot lose a wake-up: the task is already scheduled when we
 /// return.
-pub(super) fn poll_wait<R>(
+pub(crate) fn poll_wait<R>(
     slot: &WaitSlot,
     cx: &mut Context<'_>,
     registered: &mut bool,
@@ -103,7 +103,7 @@ pub(super) fn poll_wait<R>(
 /// when this wait `yielded` (did not register) and its yields paid: the
 /// check then found `moved` items (or free slots), half the ring or more.
 #[inline]
-fn yield_next(capacity: usize, yielded: bool, moved: impl FnOnce() -> usize) -> bool {
+pub(crate) fn yield_next(capacity: usize, yielded: bool, moved: impl FnOnce() -> usize) -> bool {
     yielded && moved() >= capacity.div_ceil(2)
 }
 
@@ -112,7 +112,7 @@ fn yield_next(capacity: usize, yielded: bool, moved: impl FnOnce() -> usize) -> 
 /// the slot; out of line, it was a call per item that also kept the
 /// future's `registered` flag in memory.
 #[inline]
-pub(super) fn retract(slot: &WaitSlot, registered: &mut bool) {
+pub(crate) fn retract(slot: &WaitSlot, registered: &mut bool) {
     if core::mem::take(registered) {
         slot.retract();
     }

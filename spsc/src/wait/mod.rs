@@ -11,7 +11,8 @@
 //! - `blocking`: `push_timeout`, `pop_deadline`, `wait_slots`, ... (with
 //!   `std`), which park the calling thread;
 //! - `future`: `push_async` / `pop_async` and the `Stream` impl, which
-//!   register the task's waker;
+//!   register the task's waker (its `poll_wait` also drives the stamped
+//!   ring's futures, `stamped/future.rs`);
 //! - `count_future`: `wait_slots_async` / `wait_items_async`, the same
 //!   wait for `n` slots or items, moving nothing;
 //! - `poll`: those waits as poll calls on the halves (`poll_slots`,
@@ -28,7 +29,7 @@ pub(crate) mod barrier;
 pub(crate) mod blocking;
 mod count_future;
 mod error;
-mod future;
+pub(crate) mod future;
 mod poll;
 mod slot;
 
