@@ -246,7 +246,7 @@ step "stress tests (release)" cargo test --locked --release -p hotq-spsc -p hotq
 # both ways, async both ways and mixed (1M items each), a blocked thread's
 # CPU clock over 1 s, timeouts, wake-up latency. 13 s of tests (21 s wall
 # with the up-to-date check) at a load average of 15 on 2 cores.
-step "waiting tests (release)" cargo test --locked --release -p hotq-spsc --test waiting --test count_waits --test stamped_waiting --test stamped_async
+step "waiting tests (release)" cargo test --locked --release -p hotq-spsc --test waiting --test count_waits --test stamped_waiting
 # hotq-disruptor's stress (multi-producer rings of 1, 2, 8 and 1024, many
 # threads on 2 cores): its own step, so its time shows apart. About 60 s
 # at a load average of 20 on a 2-core machine.
@@ -323,7 +323,7 @@ MIRI_SUBSET=(
     "-p hotq-disruptor --lib --test drops --test panic --test dropped_stages"
     # hotq-spsc's stamped ring (its lines' layout, the wrap, drops): 7
     # tests at miri's sizes.
-    "-p hotq-spsc --lib --test drops --test edge --test linearizability --test waiting --test count_waits --test stamped --test stamped_waiting --test stamped_async"
+    "-p hotq-spsc --lib --test drops --test edge --test linearizability --test waiting --test count_waits --test stamped --test stamped_waiting"
     "-p hotq-mpmc --lib"
 )
 MIRI_FULL=(
@@ -404,7 +404,7 @@ TSAN_CHANNELS="-p hotq-mpmc --test channel --test channel_linearizability --test
 # hotq-spsc's waiting tests (debug sizes: 50,000 items per case): 3 s of
 # test time here, after the instrumented build.
 TSAN_SUBSET=(
-    "-p hotq-spsc --test stress --test waiting --test count_waits --test stamped --test stamped_waiting --test stamped_async"
+    "-p hotq-spsc --test stress --test waiting --test count_waits --test stamped --test stamped_waiting"
     "-p hotq-mpmc --test stress -- --skip 16x16 --skip 16_"
     # hotq-mpmc's channels: parking, wakers, the waiters' mutex,
     # disconnection (61 s of tests at a load average of 15-20, after the
@@ -413,7 +413,7 @@ TSAN_SUBSET=(
     "$TSAN_DISRUPTOR"
 )
 TSAN_FULL=(
-    "-p hotq-spsc --test stress --test waiting --test count_waits --test stamped --test stamped_waiting --test stamped_async"
+    "-p hotq-spsc --test stress --test waiting --test count_waits --test stamped --test stamped_waiting"
     "-p hotq-mpmc --test stress"
     "$TSAN_CHANNELS"
     "$TSAN_DISRUPTOR $TSAN_DISRUPTOR_REST"

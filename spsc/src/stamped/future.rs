@@ -18,7 +18,8 @@ use core::task::{Context, Poll};
 
 use super::{Consumer, Producer};
 use crate::wait::Check;
-use crate::wait::future::{poll_wait, retract, yield_next};
+use crate::wait::WaitSlot;
+use crate::wait::future::{AsyncPush, poll_push, poll_wait, retract};
 use crate::{PopAsyncError, PopError, PushAsyncError, PushError};
 
 impl<T> Producer<T, true> {
@@ -131,61 +132,40 @@ impl<T> Future for PushFuture<'_, T> {
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = self.get_mut();
-        let value = this
-            .value
-            .take()
-            .expect("stamped::PushFuture polled after completion");
-        let value = match this.producer.push(value) {
-            Ok(()) => {
-                // A wait's end, as in `poll_wait` (whose check a re-poll
-                // after a yield skips when this push succeeds).
-                let producer = &*this.producer;
-                let slot = &producer.ring.waiters.room;
-                if slot.yielded() {
-                    // The room the push just found, the slot it took
-                    // included.
-                    let room = || producer.slots() + 1;
-                    slot.after_wait(yield_next(producer.capacity(), true, room));
-                }
-                return Poll::Ready(Ok(()));
-            }
-            Err(PushError::Full(value)) => value,
-        };
-        let producer = &*this.producer;
-        let ready = poll_wait(
-            &producer.ring.waiters.room,
-            cx,
+        poll_push(
+            &mut *this.producer,
+            &mut this.value,
             &mut this.registered,
-            producer.at.index,
-            producer.capacity(),
-            // `block_for_room`'s parking check: room for one item.
-            || {
-                if producer.slots() >= 1 {
-                    return Check::Ready(());
-                }
-                if !producer.is_abandoned() {
-                    return Check::Wait;
-                }
-                // Gone: every `head` it stored is visible now.
-                match producer.slots() {
-                    0 => Check::Abandoned,
-                    _ => Check::Ready(()),
-                }
-            },
-            || producer.slots(),
-        );
-        match ready {
-            Poll::Pending => {
-                this.value = Some(value);
-                Poll::Pending
-            }
-            // `push` reloads `head`, no older than the one `slots` saw.
-            Poll::Ready(Ok(())) => match this.producer.push(value) {
-                Ok(()) => Poll::Ready(Ok(())),
-                Err(_) => unreachable!("room was seen, and only this producer takes it"),
-            },
-            Poll::Ready(Err(())) => Poll::Ready(Err(PushAsyncError::Abandoned(value))),
-        }
+            cx,
+        )
+    }
+}
+
+// `block_for_room`'s parking check: room for one item, `head` reloaded.
+impl<T> AsyncPush<T> for Producer<T, true> {
+    #[inline(always)]
+    fn try_push(&mut self, value: T) -> Result<(), PushError<T>> {
+        self.push(value)
+    }
+    #[inline(always)]
+    fn room_slot(&self) -> &WaitSlot {
+        &self.ring.waiters.room
+    }
+    #[inline(always)]
+    fn wait_index(&self) -> usize {
+        self.at.index
+    }
+    #[inline(always)]
+    fn ring_capacity(&self) -> usize {
+        self.capacity()
+    }
+    #[inline(always)]
+    fn free(&self, _wanted: usize) -> usize {
+        self.slots()
+    }
+    #[inline(always)]
+    fn consumer_gone(&self) -> bool {
+        self.is_abandoned()
     }
 }
 

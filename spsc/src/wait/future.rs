@@ -279,59 +279,119 @@ impl<T> Future for PushFuture<'_, T> {
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = self.get_mut();
-        let value = this
-            .value
-            .take()
-            .expect("PushFuture polled after completion");
-        let value = match this.producer.push(value) {
-            Ok(()) => {
-                // A wait's end, as in `poll_wait` (whose check a re-poll
-                // after a yield skips when this push succeeds).
-                let producer = &*this.producer;
-                let slot = &producer.ring().waiters.room;
-                if slot.yielded() {
-                    // The room the push just found (`free_slots(0)` loads
-                    // nothing), the slot it took included.
-                    let room = || producer.free_slots(0) + 1;
-                    slot.after_wait(yield_next(producer.capacity(), true, room));
-                }
-                return Poll::Ready(Ok(()));
-            }
-            Err(PushError::Full(value)) => value,
-        };
-        let producer = &*this.producer;
-        let ring = producer.ring();
-        let ready = poll_wait(
-            &ring.waiters.room,
-            cx,
+        poll_push(
+            &mut *this.producer,
+            &mut this.value,
             &mut this.registered,
-            producer.tail(),
-            producer.capacity(),
-            || {
-                if producer.free_slots(1) >= 1 {
-                    return Check::Ready(());
-                }
-                if !ring.is_abandoned() {
-                    return Check::Wait;
-                }
-                match producer.free_slots(1) {
-                    0 => Check::Abandoned,
-                    _ => Check::Ready(()),
-                }
-            },
-            || producer.free_slots(0),
-        );
-        match ready {
-            Poll::Pending => {
-                this.value = Some(value);
-                Poll::Pending
+            cx,
+        )
+    }
+}
+
+/// A producer half that an async push drives: [`Producer`], and the
+/// stamped ring's `Producer<T, true>` (`stamped/future.rs`).
+pub(crate) trait AsyncPush<T> {
+    /// The try.
+    fn try_push(&mut self, value: T) -> Result<(), PushError<T>>;
+    /// The slot a producer waits for room in.
+    fn room_slot(&self) -> &WaitSlot;
+    /// The waiter's own index (`WaitSlot::register`).
+    fn wait_index(&self) -> usize;
+    /// The ring's capacity.
+    fn ring_capacity(&self) -> usize;
+    /// Free slots; a half that caches the consumer's position loads it
+    /// only when the cache shows fewer than `wanted` (0: loads nothing).
+    fn free(&self, wanted: usize) -> usize;
+    /// Whether the consumer is gone (`Acquire`: what it freed is visible).
+    fn consumer_gone(&self) -> bool;
+}
+
+impl<T> AsyncPush<T> for Producer<T> {
+    #[inline(always)]
+    fn try_push(&mut self, value: T) -> Result<(), PushError<T>> {
+        self.push(value)
+    }
+    #[inline(always)]
+    fn room_slot(&self) -> &WaitSlot {
+        &self.ring().waiters.room
+    }
+    #[inline(always)]
+    fn wait_index(&self) -> usize {
+        self.tail()
+    }
+    #[inline(always)]
+    fn ring_capacity(&self) -> usize {
+        self.capacity()
+    }
+    #[inline(always)]
+    fn free(&self, wanted: usize) -> usize {
+        self.free_slots(wanted)
+    }
+    #[inline(always)]
+    fn consumer_gone(&self) -> bool {
+        self.ring().is_abandoned()
+    }
+}
+
+/// One poll of an async push of `value` (taken out, and put back while
+/// pending): the try; if full, [`poll_wait`] for room for one item; once
+/// room is seen, the try again, which cannot fail.
+#[inline]
+pub(crate) fn poll_push<T, P: AsyncPush<T>>(
+    producer: &mut P,
+    value: &mut Option<T>,
+    registered: &mut bool,
+    cx: &mut Context<'_>,
+) -> Poll<Result<(), PushAsyncError<T>>> {
+    let item = value.take().expect("PushFuture polled after completion");
+    let item = match producer.try_push(item) {
+        Ok(()) => {
+            // A wait's end, as in `poll_wait` (whose check a re-poll after a
+            // yield skips when this push succeeds).
+            let slot = producer.room_slot();
+            if slot.yielded() {
+                // The room the push just found (`free(0)` loads nothing
+                // where the half caches), the slot it took included.
+                let room = || producer.free(0) + 1;
+                slot.after_wait(yield_next(producer.ring_capacity(), true, room));
             }
-            Poll::Ready(Ok(())) => match this.producer.push(value) {
-                Ok(()) => Poll::Ready(Ok(())),
-                Err(_) => unreachable!("room was seen, and only this producer takes it"),
-            },
-            Poll::Ready(Err(())) => Poll::Ready(Err(PushAsyncError::Abandoned(value))),
+            return Poll::Ready(Ok(()));
         }
+        Err(PushError::Full(item)) => item,
+    };
+    let half = &*producer;
+    let ready = poll_wait(
+        half.room_slot(),
+        cx,
+        registered,
+        half.wait_index(),
+        half.ring_capacity(),
+        || {
+            if half.free(1) >= 1 {
+                return Check::Ready(());
+            }
+            if !half.consumer_gone() {
+                return Check::Wait;
+            }
+            // Gone: every position it freed is visible now.
+            match half.free(1) {
+                0 => Check::Abandoned,
+                _ => Check::Ready(()),
+            }
+        },
+        || half.free(0),
+    );
+    match ready {
+        Poll::Pending => {
+            *value = Some(item);
+            Poll::Pending
+        }
+        // The try reloads what it needs, no older than what the check saw.
+        Poll::Ready(Ok(())) => match producer.try_push(item) {
+            Ok(()) => Poll::Ready(Ok(())),
+            Err(_) => unreachable!("room was seen, and only this producer takes it"),
+        },
+        Poll::Ready(Err(())) => Poll::Ready(Err(PushAsyncError::Abandoned(item))),
     }
 }
 
