@@ -37,15 +37,16 @@
 //!   chunks handed out in place, `std::io`, blocking and async waits. Its
 //!   slots are contiguous, and a consumer that keeps up learns of each
 //!   item from the producer's `tail`, a cache line of its own.
-//! - [`stamped::RingBuffer`]: single items only: try calls, and blocking
-//!   calls with a timeout or deadline (no async waits, chunks, slices or
-//!   `io`). Each
+//! - [`stamped::RingBuffer`]: single items only: try calls, and on a ring
+//!   made by [`stamped::RingBuffer::with_waits`] blocking calls with a
+//!   timeout or deadline and `push_async` / `pop_async` (no `Stream`, count
+//!   waits, chunks, slices or `io`). Each
 //!   cache line of its storage starts with a stamp that says which of its
 //!   items are published, so a consumer that keeps up waits on the line it
 //!   reads the item from, and one line crosses between the cores per item
 //!   instead of two. Its capacity is a floor (a push never fails below
 //!   it; the ring may take up to a line's items − 1 more). Pick it for a
-//!   stream of single items between two threads that spin or yield; the
+//!   stream of single items between two threads or tasks; the
 //!   [`stamped`] module says where it wins and by how much.
 //!
 //! # Design
