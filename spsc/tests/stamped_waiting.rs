@@ -430,6 +430,15 @@ fn async_and_blocking_mixed() {
 /// before it returns `Pending`, one that registers does not.
 struct WakeCount(AtomicUsize);
 
+impl WakeCount {
+    /// A waker that counts its wake-ups, and the count.
+    fn waker() -> (Arc<Self>, Waker) {
+        let count = Arc::new(WakeCount(AtomicUsize::new(0)));
+        let waker = Waker::from(Arc::clone(&count));
+        (count, waker)
+    }
+}
+
 impl Wake for WakeCount {
     fn wake(self: Arc<Self>) {
         self.wake_by_ref();
@@ -479,8 +488,7 @@ fn wait_for_wake(count: &WakeCount, seen: usize, what: &str) {
 fn a_push_wakes_a_pending_pop() {
     within("stamped push wakes a pending pop", LIMIT, || {
         let (tx, mut rx) = RingBuffer::<u64>::with_waits(16);
-        let count = Arc::new(WakeCount(AtomicUsize::new(0)));
-        let waker = Waker::from(Arc::clone(&count));
+        let (count, waker) = WakeCount::waker();
         let mut cx = Context::from_waker(&waker);
         let tx = Arc::new(std::sync::Mutex::new(tx));
         for i in 0..20 {
@@ -506,8 +514,7 @@ fn a_pop_wakes_a_pending_push<T: Numbered + std::fmt::Debug>(capacity: usize) {
         while tx.push(T::numbered(next)).is_ok() {
             next += 1;
         }
-        let count = Arc::new(WakeCount(AtomicUsize::new(0)));
-        let waker = Waker::from(Arc::clone(&count));
+        let (count, waker) = WakeCount::waker();
         let mut cx = Context::from_waker(&waker);
         let rx = Arc::new(std::sync::Mutex::new(rx));
         let mut popped = 0;
@@ -554,8 +561,7 @@ fn a_pop_that_leaves_a_line_wakes_a_pending_push() {
 #[test]
 fn dropping_the_other_half_wakes_a_pending_future() {
     within("stamped drops wake pending futures", LIMIT, || {
-        let count = Arc::new(WakeCount(AtomicUsize::new(0)));
-        let waker = Waker::from(Arc::clone(&count));
+        let (count, waker) = WakeCount::waker();
         let mut cx = Context::from_waker(&waker);
 
         let (tx, mut rx) = RingBuffer::<u64>::with_waits(4);
@@ -593,8 +599,7 @@ fn a_cancelled_future_moves_nothing() {
     let drops = DropCounter::new();
     {
         let (mut tx, mut rx) = RingBuffer::with_waits(1);
-        let count = Arc::new(WakeCount(AtomicUsize::new(0)));
-        let waker = Waker::from(Arc::clone(&count));
+        let (count, waker) = WakeCount::waker();
         let mut cx = Context::from_waker(&waker);
         let mut id = 100;
         while let Ok(()) = tx.push(drops.item(id)) {
@@ -648,8 +653,7 @@ fn a_pop_yields_first_only_while_yielding_pays() {
         (8, Some(3), false),
     ] {
         let (mut tx, mut rx) = RingBuffer::<u32>::with_waits(capacity);
-        let count = Arc::new(WakeCount(AtomicUsize::new(0)));
-        let waker = Waker::from(Arc::clone(&count));
+        let (count, waker) = WakeCount::waker();
         let mut cx = Context::from_waker(&waker);
         let yields = |pop: &mut hotq_spsc::stamped::PopFuture<'_, u32>, cx: &mut Context<'_>| {
             let before = count.0.load(Ordering::SeqCst);
@@ -702,8 +706,7 @@ fn two_tasks_on_one_thread_hand_over_in_order() {
             }
         });
         // A tiny executor of the two tasks: poll each until both are done.
-        let count = Arc::new(WakeCount(AtomicUsize::new(0)));
-        let waker = Waker::from(Arc::clone(&count));
+        let (_count, waker) = WakeCount::waker();
         let mut cx = Context::from_waker(&waker);
         let (mut p_done, mut c_done) = (false, false);
         while !(p_done && c_done) {

@@ -30,6 +30,7 @@
 
 use std::time::{Duration, Instant};
 
+use super::future::pop_check;
 use super::{Consumer, Producer};
 use crate::wait::Check;
 use crate::wait::blocking::{Deadline, Phase, Stop, block_until};
@@ -237,18 +238,7 @@ impl<T> Consumer<T, true> {
     /// left, or `deadline` passes.
     fn block_for_items(&self, deadline: Deadline) -> Result<(), Stop> {
         block_until(&self.ring.waiters.items, self.at.index, deadline, |_| {
-            if !self.is_empty() {
-                return Check::Ready(());
-            }
-            if !self.is_abandoned() {
-                return Check::Wait;
-            }
-            // Gone: everything it pushed is visible now (`is_abandoned`).
-            if self.is_empty() {
-                Check::Abandoned
-            } else {
-                Check::Ready(())
-            }
+            pop_check(self)
         })
     }
 }

@@ -222,21 +222,7 @@ impl<T> Future for PopFuture<'_, T> {
             &mut this.registered,
             consumer.at.index,
             consumer.capacity(),
-            // `block_for_items`'s check.
-            || {
-                if !consumer.is_empty() {
-                    return Check::Ready(());
-                }
-                if !consumer.is_abandoned() {
-                    return Check::Wait;
-                }
-                // Gone: everything it pushed is visible now.
-                if consumer.is_empty() {
-                    Check::Abandoned
-                } else {
-                    Check::Ready(())
-                }
-            },
+            || pop_check(consumer),
             || match consumer.published_ahead(half) {
                 true => consumer.capacity(),
                 false => 0,
@@ -254,6 +240,23 @@ impl<T> Future for PopFuture<'_, T> {
             },
             Poll::Ready(Err(())) => Poll::Ready(Err(PopAsyncError::Abandoned)),
         }
+    }
+}
+
+/// Whether an item is ready, or never will be: the check of both the async
+/// and the blocking pop (`stamped/blocking.rs`).
+pub(super) fn pop_check<T>(consumer: &Consumer<T, true>) -> Check<()> {
+    if !consumer.is_empty() {
+        return Check::Ready(());
+    }
+    if !consumer.is_abandoned() {
+        return Check::Wait;
+    }
+    // Gone: everything it pushed is visible now (`is_abandoned`).
+    if consumer.is_empty() {
+        Check::Abandoned
+    } else {
+        Check::Ready(())
     }
 }
 

@@ -103,7 +103,7 @@ pub(crate) fn poll_wait<R>(
 /// when this wait `yielded` (did not register) and its yields paid: the
 /// check then found `moved` items (or free slots), half the ring or more.
 #[inline]
-pub(crate) fn yield_next(capacity: usize, yielded: bool, moved: impl FnOnce() -> usize) -> bool {
+fn yield_next(capacity: usize, yielded: bool, moved: impl FnOnce() -> usize) -> bool {
     yielded && moved() >= capacity.div_ceil(2)
 }
 
