@@ -76,6 +76,31 @@ impl AsyncChannel for HotqSpscAsync {
     }
 }
 
+/// `hotq_spsc::stamped::RingBuffer::<u64>::with_waits`, with `push_async`
+/// / `pop_async`: hotq-spsc's ring for single items, whose lines carry
+/// their own stamps.
+pub struct HotqSpscStampedAsync;
+
+impl AsyncChannel for HotqSpscStampedAsync {
+    const NAME: &'static str = "hotq-spsc stamped async";
+    const KIND: Kind = Kind::Ours;
+    type Tx = hotq_spsc::stamped::Producer<u64, true>;
+    type Rx = hotq_spsc::stamped::Consumer<u64, true>;
+    fn with_capacity(capacity: usize) -> (Self::Tx, Self::Rx) {
+        hotq_spsc::stamped::RingBuffer::with_waits(capacity)
+    }
+    async fn send(tx: &mut Self::Tx, v: u64) {
+        tx.push_async(v)
+            .await
+            .expect("hotq-spsc stamped: consumer gone")
+    }
+    async fn recv(rx: &mut Self::Rx) -> u64 {
+        rx.pop_async()
+            .await
+            .expect("hotq-spsc stamped: producer gone")
+    }
+}
+
 /// `tokio::sync::mpsc::channel`.
 pub struct TokioMpsc;
 
@@ -176,6 +201,7 @@ impl AsyncChannel for KanalAsync {
 /// Every async contender, ours first.
 pub fn each_async(v: &mut impl AsyncVisitor) {
     v.visit::<HotqSpscAsync>();
+    v.visit::<HotqSpscStampedAsync>();
     v.visit::<TokioMpsc>();
     v.visit::<AsyncRingbuf>();
     v.visit::<FlumeAsync>();

@@ -474,6 +474,7 @@ fn the_goal_workloads_are_exactly_those_the_goals_read() {
         "hotq-spsc stamped blocking",
         "crossbeam-channel",
         "hotq-spsc async",
+        "hotq-spsc stamped async",
         "tokio mpsc",
         "hotq-mpmc-channel",
     ];

@@ -38,11 +38,13 @@ pub(super) fn waiting(ws: &[Workload], goals: &mut Vec<Goal>) {
         let Some(w) = workload(ws, name) else {
             continue;
         };
-        // Both of hotq-spsc's rings where both block: `RingBuffer` (rtrb's
+        // Both of hotq-spsc's rings, blocking and async: `RingBuffer` (rtrb's
         // API) and `stamped`, its ring for single items (issue 37 §2: the
-        // blocking row moved 10× between runs with the first).
+        // blocking row moved 10× between runs with the first, and the
+        // async row trailed kanal's in three runs of four).
         let ours_rows: &[&str] = match ours {
             "hotq-spsc blocking" => &[ours, "hotq-spsc stamped blocking"],
+            "hotq-spsc async" => &[ours, "hotq-spsc stamped async"],
             _ => &[ours],
         };
         for &ours in ours_rows {
