@@ -31,9 +31,8 @@ pub(crate) use loom::sync::atomic::{AtomicBool, AtomicUsize};
 pub(crate) use tracked::{Claim, SlotAccess};
 
 // The waiting layer (`wait/`): its state word, its fences, its waker cell,
-// spin hints and thread parking. A compiler fence orders nothing between
-// threads, so loom has none to model and both builds use `core`'s.
-pub(crate) use core::sync::atomic::compiler_fence;
+// spin hints and thread parking. A compiler barrier orders nothing between
+// threads, so loom has none to model (`compiler_barrier`, below).
 
 #[cfg(not(loom))]
 pub(crate) use core::hint::spin_loop;
@@ -59,6 +58,44 @@ pub(crate) fn relax() {
     std::thread::yield_now();
     #[cfg(any(not(feature = "std"), loom))]
     spin_loop();
+}
+
+/// Keeps the compiler from moving a load or store of memory another thread
+/// can reach across this point; emits no instruction and orders nothing
+/// in the CPU. Unlike `compiler_fence`, which LLVM treats as touching all
+/// memory, it lets the compiler keep in registers what no other thread can
+/// see: a producer's cached indices behind `&mut self` stay in registers
+/// across a push's wake check (`wait::barrier::light`).
+///
+/// Where inline asm is stable, an empty asm block: without `nomem` or
+/// `readonly` the compiler must assume it reads and writes any memory
+/// reachable through a pointer that left the function (as a ring's, shared
+/// with the other half, has), the same barrier as Linux's `barrier()`.
+/// Elsewhere, and under loom and miri, which run no asm, a
+/// `compiler_fence(SeqCst)`.
+#[inline(always)]
+pub(crate) fn compiler_barrier() {
+    #[cfg(all(
+        any(
+            target_arch = "x86_64",
+            target_arch = "x86",
+            target_arch = "aarch64",
+            target_arch = "arm",
+            target_arch = "riscv64",
+            target_arch = "riscv32"
+        ),
+        not(loom),
+        not(miri)
+    ))]
+    {
+        // SAFETY: the template is empty: the block runs no instruction, so
+        // it reads, writes and clobbers nothing (`preserves_flags`,
+        // `nostack`).
+        unsafe { core::arch::asm!("", options(nostack, preserves_flags)) };
+        return;
+    }
+    #[allow(unreachable_code)]
+    core::sync::atomic::compiler_fence(Ordering::SeqCst);
 }
 
 /// Asks the CPU to bring the line of `p` into this core's cache, ahead of

@@ -128,10 +128,11 @@
 //! them: after each stamp the producer checks whether a consumer waits,
 //! and after each store of `head` (once a line) the consumer checks
 //! whether a producer waits, a load and a branch each, behind a compiler
-//! barrier that keeps the load after the store. That is 42.2 → 45.9
-//! instructions per push and pop (callgrind, `hot_path`), and it ran
-//! 8-20 % slower in the regime grid's cells with producer work
-//! (`docs/performance.md`), so a ring made by [`RingBuffer::new`] has no
+//! barrier that keeps the load after the store. That is 39.5 → 42.9
+//! instructions per push and pop (callgrind, the report's `hot_path`;
+//! 34.2 → 37.5 in a loop over `&mut` halves), and with a `compiler_fence`
+//! as that barrier it ran 8-20 % slower in the regime grid's cells with
+//! producer work (`docs/performance.md`), so a ring made by [`RingBuffer::new`] has no
 //! trace of it: the halves' `WAITS` parameter is a constant, and the
 //! blocking calls exist only where it is `true`. `stamped/blocking.rs`
 //! names the protocol's store→load order.
