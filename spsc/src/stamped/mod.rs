@@ -173,8 +173,14 @@
 //! per item is the bottleneck (the ring runs full), 1.01–1.65 × with 16
 //! steps of it, where it read 0.76–0.95 × while the consumer stored `head`
 //! at every pop and as low as 0.81 × at capacity 65536 while it prefetched 32
-//! lines ahead. A round trip over two rings takes 0.71–0.74 × rtrb's time
-//! (three report runs). A push and a pop take 39.5 instructions together
+//! lines ahead. A round trip over two rings takes 0.69–0.74 × rtrb's time
+//! (six report runs on two VMs). On a second VM of the same kind the grid
+//! read 126 cells ahead and 11 behind (the median cell 1.55): with the
+//! same work on both sides of a ring of 65536, 0.68–0.87 ×, where the
+//! contiguous rings ([`crate::RingBuffer`] among them) kept their consumer
+//! a stretch behind; and the default report's single-item row at capacity
+//! 1024 read 0.75 × the best peer there (1.39 × on the first VM). A push
+//! and a pop take 39.5 instructions together
 //! on the uncontended path (callgrind, in the ring's own contender binary;
 //! rtrb 56, [`crate::RingBuffer`] 44).
 
