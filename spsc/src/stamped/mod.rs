@@ -176,9 +176,9 @@
 //! lines ahead. A round trip over two rings takes 0.69–0.74 × rtrb's time
 //! (six report runs on two VMs). On a second VM of the same kind the grid
 //! read 126 cells ahead and 11 behind (the median cell 1.55): with the
-//! same work on both sides of a ring of 65536, 0.68–0.87 ×, where the
-//! contiguous rings ([`crate::RingBuffer`] among them) kept their consumer
-//! a stretch behind; and the default report's single-item row at capacity
+//! same work on both sides of a ring of 65536, 0.68–0.87 × (with no work
+//! there, [`crate::RingBuffer`] ran at 2.6 × this ring); and the default
+//! report's single-item row at capacity
 //! 1024 read 0.75 × the best peer there (1.39 × on the first VM). A push
 //! and a pop take 39.5 instructions together
 //! on the uncontended path (callgrind, in the ring's own contender binary;
