@@ -6,6 +6,7 @@ use core::ptr;
 
 use crossbeam_utils::CachePadded;
 
+use crate::copy::copy_run;
 use crate::ring::Cursor;
 use crate::sync::{Arc, Ordering};
 use crate::{ChunkError, PeekError, PopError, ReadChunk, RingBuffer};
@@ -319,8 +320,8 @@ impl<T> Consumer<T> {
         // ring (the caller's promise). `T: Copy`, so copying out and then
         // freeing the slots drops nothing.
         unsafe {
-            ptr::copy_nonoverlapping(a, out, a_len);
-            ptr::copy_nonoverlapping(b, out.add(a_len), b_len);
+            copy_run(a, out, a_len);
+            copy_run(b, out.add(a_len), b_len);
         }
         claim.end();
         self.advance(n);

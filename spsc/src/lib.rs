@@ -324,6 +324,7 @@ extern crate alloc;
 extern crate std;
 
 mod consumer;
+mod copy;
 mod error;
 #[cfg(feature = "std")]
 mod io;

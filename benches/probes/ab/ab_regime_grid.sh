@@ -15,7 +15,8 @@
 # It sends each binary the report's own `regime` requests (see
 # `src/isolated/request.rs`): every cell of capacities $CAPS (default
 # "1024 65536"), the three wait loops and producer/consumer work of
-# 0, 1, 4, 16 steps; 2M items a cell (4M with no work); a fresh process per
+# 0, 1, 4, 16 steps, with $OPS (default "single"; "batch:16" for the batch
+# grid); 2M items a cell (4M with no work); a fresh process per
 # run; PASSES passes, each cell's binaries run back to back. It prints each
 # cell's medians and ratio to the best peer, then per ring how many cells
 # are at 1.0 or more, the median and lowest cell, and for the first two
@@ -27,7 +28,7 @@
 set -euo pipefail
 [ $# -ge 4 ] || { sed -n 2,24p "$0"; exit 2; }
 PASSES=$1; shift
-CAPS=${CAPS:-1024 65536} python3 - "$PASSES" "$@" <<'PY'
+CAPS=${CAPS:-1024 65536} OPS=${OPS:-single} python3 - "$PASSES" "$@" <<'PY'
 import collections, os, statistics, subprocess, sys
 passes = int(sys.argv[1])
 bins = [a.split(':', 1) for a in sys.argv[2:]]
@@ -39,7 +40,7 @@ for _ in range(passes):
     for cell in cells:
         c, w, p, q = cell
         items = 4_000_000 if p == q == 0 else 2_000_000
-        req = f"regime {c} {w} {p} {q} single {items}\n"
+        req = f"regime {c} {w} {p} {q} {os.environ['OPS']} {items}\n"
         for name, binary in bins:
             out = subprocess.run([binary], input=req, capture_output=True,
                                  text=True, check=True).stdout
