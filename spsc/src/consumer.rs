@@ -117,7 +117,8 @@ impl<T> Consumer<T> {
     }
 
     /// Copies out as many items as are ready and fit in `out`, oldest
-    /// first, with at most two `memcpy`s; returns how many (0 when empty).
+    /// first (a short run item by item, a long one with `memcpy`); returns
+    /// how many (0 when empty).
     /// "Ready" is what the producer had pushed when it looked: a count
     /// below `out.len()` says the ring was empty after those items at that
     /// moment, not that it still is.
@@ -299,8 +300,8 @@ impl<T> Consumer<T> {
         Ok(())
     }
 
-    /// Copies the next `n` items to `out`, with at most two `memcpy`s,
-    /// and frees their slots.
+    /// Copies the next `n` items to `out`, in at most two runs
+    /// ([`copy_run`]), and frees their slots.
     ///
     /// # Safety
     ///

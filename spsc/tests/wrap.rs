@@ -111,12 +111,13 @@ fn push_slice_and_pop_slice_stay_fifo_across_the_index_wrap() {
     });
 }
 
-/// `push_slice` copies a short run item by item and a long one with
-/// `memcpy` (`ITEMWISE_ITEMS`, `ITEMWISE_BYTES` in `producer.rs`): slices
-/// of every length on both sides of that line, of items of 1, 8 and 20
-/// bytes, split at the storage's end or not, arrive whole and in order.
+/// `push_slice` and `pop_slice` copy a short run item by item and a long
+/// one with `memcpy` (`ITEMWISE_ITEMS`, `ITEMWISE_BYTES` in `copy.rs`):
+/// slices of every length on both sides of that line, of items of 1, 8
+/// and 20 bytes, split at the storage's end or not, arrive whole and in
+/// order.
 #[test]
-fn push_slice_copies_every_item_of_short_and_long_slices_across_the_index_wrap() {
+fn push_slice_and_pop_slice_copy_every_item_of_short_and_long_slices_across_the_index_wrap() {
     fn check<T: Copy + PartialEq + std::fmt::Debug>(item: impl Fn(u64) -> T) {
         // 40: beyond the 16 items and the 128 bytes of the item-by-item copy.
         let capacity = 40;
