@@ -14,8 +14,9 @@ const ITEMWISE_BYTES: usize = 128;
 /// ring with it, `pop_slice` copies them out.
 ///
 /// **Into the ring.** A producer that sends batches typically fills a
-/// small buffer item by item and pushes it at once. `memcpy` reads that buffer with loads wider
-/// than an item, and a load that spans several of the caller's
+/// small buffer item by item and pushes it at once. `memcpy` reads that
+/// buffer with loads wider than an item, and a load that spans several of
+/// the caller's
 /// just-issued stores cannot be forwarded from them: it waits until they
 /// reach the cache, behind every older store, such as the last batch's
 /// stores into lines the consumer's core holds. Item by item, each load
@@ -28,8 +29,8 @@ const ITEMWISE_BYTES: usize = 128;
 /// producer's work alone with `memcpy` and 0.88–0.90 item by item (the
 /// median of each row's 9 cells; one grid run of each); ringbuf, whose
 /// `push_slice` is a `memcpy`, 0.82–0.83 in both runs, rtrb, which fills
-/// item by item, 0.91–0.95. With 1 or 4 steps of producer work it rose 7–19 % beyond
-/// the peers' drift between the runs; with none it was level with them,
+/// item by item, 0.91–0.95. With 1 or 4 steps of producer work it rose
+/// 7–19 % beyond the peers' drift between the runs; with none it was level with them,
 /// but for four cells of the bigger rings that fell 9–32 % (still 1.3 ×
 /// the best peer there). Longer runs keep `memcpy`, which copies
 /// kilobytes faster than a loop (`docs/performance.md`, "Batches: the

@@ -8,10 +8,14 @@ use crate::results::Workload;
 /// The waiting suite's goals (issue 13): blocking and async throughput
 /// against the peers, the wake-up latency, the CPU of an idle wait.
 pub(super) fn waiting(ws: &[Workload], goals: &mut Vec<Goal>) {
+    // Both of hotq-spsc's rings, blocking and async: `RingBuffer` (rtrb's
+    // API) and `stamped`, its ring for single items (issue 37 §2: the
+    // blocking row moved 10× between runs with the first, and the async
+    // row trailed kanal's in three runs of four).
     let suites = [
         (
             "blocking, cap 1024",
-            "hotq-spsc blocking",
+            &["hotq-spsc blocking", "hotq-spsc stamped blocking"],
             "crossbeam-channel",
             &[
                 "crossbeam-channel",
@@ -23,7 +27,7 @@ pub(super) fn waiting(ws: &[Workload], goals: &mut Vec<Goal>) {
         ),
         (
             "async, cap 1024",
-            "hotq-spsc async",
+            &["hotq-spsc async", "hotq-spsc stamped async"],
             "tokio mpsc",
             &[
                 "tokio mpsc",
@@ -34,18 +38,9 @@ pub(super) fn waiting(ws: &[Workload], goals: &mut Vec<Goal>) {
             ][..],
         ),
     ];
-    for (name, ours, anchor, peers) in suites {
+    for (name, ours_rows, anchor, peers) in suites {
         let Some(w) = workload(ws, name) else {
             continue;
-        };
-        // Both of hotq-spsc's rings, blocking and async: `RingBuffer` (rtrb's
-        // API) and `stamped`, its ring for single items (issue 37 §2: the
-        // blocking row moved 10× between runs with the first, and the
-        // async row trailed kanal's in three runs of four).
-        let ours_rows: &[&str] = match ours {
-            "hotq-spsc blocking" => &[ours, "hotq-spsc stamped blocking"],
-            "hotq-spsc async" => &[ours, "hotq-spsc stamped async"],
-            _ => &[ours],
         };
         for &ours in ours_rows {
             goals.push(goal(
