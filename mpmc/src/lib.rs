@@ -131,7 +131,10 @@
 //!   receive, rather than being lost (crossbeam has no async receive, and
 //!   its select never completes an operation it was not picked for);
 //!   a `force_send` with no receiver waiting returns its own value as the
-//!   evicted one. [`try_bounded`] fails only for a capacity that cannot be
+//!   evicted one; the batch calls (crossbeam has none) hand the items
+//!   over one at a time, as their single calls do; a reserve panics (it
+//!   holds no slot to reserve; tokio's `channel(0)` panics when made).
+//!   [`try_bounded`] fails only for a capacity that cannot be
 //!   allocated ([`CapacityError::TooLarge`]); [`CapacityError::Zero`] is
 //!   [`Queue::try_new`]'s;
 //! - [`select!`], [`select_biased!`] and [`Select`] have

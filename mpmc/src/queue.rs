@@ -1177,4 +1177,23 @@ mod tests {
             }
         }
     }
+
+    /// A claim (a channel's reserve) on a closed queue finds no slot,
+    /// drained or not: the close moved `tail` past every stamp, and a
+    /// claim that looked only for a full lap spun there forever (a
+    /// reserve racing `Receiver::close`, or any on a rendezvous channel).
+    #[test]
+    fn a_claim_on_a_closed_queue_finds_no_slot_instead_of_spinning() {
+        let limit = std::time::Duration::from_secs(60);
+        hotq_testkit::within("a claim on a closed queue", limit, || {
+            for held in [0, 1, 3] {
+                let q = Queue::new(3);
+                (0..held).for_each(|i| q.push(i).unwrap());
+                q.close();
+                assert_eq!(q.reserve(), None, "{held} held");
+                (0..held).for_each(|i| assert_eq!(q.pop(), Some(i)));
+                assert_eq!(q.reserve(), None, "drained");
+            }
+        });
+    }
 }

@@ -738,3 +738,155 @@ fn iterators_end_at_the_disconnection() {
         assert_eq!(rx.try_iter().count(), 0);
     });
 }
+
+// Batch calls: a rendezvous channel has no queue to claim a batch in, so
+// each batch call is its single call once per item (a `Vec` in, a `Vec`
+// out), and says what the single call says: never "disconnected" while a
+// receiver lives (the closed queue used to answer for the channel), never
+// blind to a blocked sender.
+
+#[test]
+fn batch_sends_hand_each_item_to_a_receiver_in_order() {
+    within("send_many to receivers", LIMIT, || {
+        let (tx, rx) = bounded(0);
+        let r = thread::spawn(move || (0..5).map(|_| rx.recv()).collect::<Vec<_>>());
+        let mut items = vec![1, 2, 3, 4, 5];
+        assert_eq!(tx.send_many(&mut items), Ok(()));
+        assert!(items.is_empty());
+        assert_eq!(r.join().unwrap(), [1, 2, 3, 4, 5].map(Ok));
+    });
+}
+
+#[test]
+fn try_send_many_hands_over_while_a_receiver_waits_and_keeps_the_rest_in_order() {
+    within("try_send_many", LIMIT, || {
+        let (tx, rx) = bounded(0);
+        let mut items = vec!['a', 'b', 'c'];
+        // Nobody waits: full, not disconnected, and nothing taken.
+        assert_eq!(tx.try_send_many(&mut items), Err(TrySendError::Full(())));
+        assert_eq!(items, ['a', 'b', 'c']);
+        let r = thread::spawn(move || (rx.recv(), rx));
+        until_a_receiver_waits(&tx);
+        assert_eq!(tx.try_send_many(&mut items), Ok(1));
+        assert_eq!(items, ['b', 'c']);
+        let (got, rx) = r.join().unwrap();
+        assert_eq!(got, Ok('a'));
+        drop(rx);
+        assert_eq!(
+            tx.try_send_many(&mut items),
+            Err(TrySendError::Disconnected(()))
+        );
+        assert_eq!(items, ['b', 'c']);
+    });
+}
+
+#[test]
+fn a_timed_batch_send_with_no_receiver_times_out_keeping_every_item() {
+    let (tx, rx) = bounded(0);
+    let mut items = vec![1, 2];
+    let start = Instant::now();
+    let timeout = Duration::from_millis(20);
+    assert_eq!(
+        tx.send_many_timeout(&mut items, timeout),
+        Err(SendTimeoutError::Timeout(()))
+    );
+    assert!(start.elapsed() >= timeout, "timed out early");
+    assert_eq!(items, [1, 2]);
+    drop(rx);
+    assert_eq!(
+        tx.send_many(&mut items),
+        Err(SendError(())),
+        "no receiver: disconnected, items kept"
+    );
+    assert_eq!(items, [1, 2]);
+}
+
+#[test]
+fn batch_receives_take_from_blocked_senders() {
+    within("recv_many from blocked senders", LIMIT, || {
+        for round in 0..scaled(50, 3) {
+            let (tx, rx) = bounded(0);
+            let mut buf = Vec::new();
+            assert_eq!(rx.try_recv_many(&mut buf, 4), Err(TryRecvError::Empty));
+            let s = thread::spawn({
+                let tx = tx.clone();
+                move || tx.send(round)
+            });
+            until_a_sender_waits(&rx);
+            let_it_park(round);
+            assert_eq!(rx.try_recv_many(&mut buf, 4), Ok(1));
+            assert_eq!(s.join().unwrap(), Ok(()));
+            // The blocking forms wait for the next sender.
+            let s = thread::spawn(move || (tx.send(round + 1), tx.send(round + 2)));
+            assert_eq!(rx.recv_many(&mut buf, 4).map(|n| n >= 1), Ok(true));
+            while buf.len() < 3 {
+                let more = rx.recv_many_timeout(&mut buf, 4, LIMIT);
+                assert!(more.is_ok_and(|n| n >= 1), "{more:?}");
+            }
+            assert_eq!(buf, [round, round + 1, round + 2]);
+            assert_eq!(s.join().unwrap(), (Ok(()), Ok(())));
+            assert_eq!(rx.recv_many(&mut buf, 4), Err(RecvError));
+        }
+    });
+}
+
+#[test]
+fn recv_many_async_takes_a_blocked_senders_value() {
+    within("recv_many_async", LIMIT, || {
+        let (tx, rx) = bounded(0);
+        let mut buf = Vec::new();
+        let mut cx = Context::from_waker(Waker::noop());
+        {
+            let mut batch = pin!(rx.recv_many_async(&mut buf, 8));
+            assert_eq!(batch.as_mut().poll(&mut cx), Poll::Pending);
+            let s = thread::spawn(move || tx.send(9));
+            assert_eq!(block_on(batch), Ok(1));
+            assert_eq!(s.join().unwrap(), Ok(()));
+        }
+        assert_eq!(buf, [9]);
+        assert_eq!(block_on(rx.recv_many_async(&mut buf, 8)), Err(RecvError));
+    });
+}
+
+/// A reserve on a rendezvous channel: the panic `try_reserve` documents,
+/// from every form (each of which used to spin forever on the channel's
+/// closed queue, at 100 % of a core).
+#[test]
+fn every_reserve_on_a_rendezvous_channel_panics_saying_there_is_no_slot() {
+    fn panics_saying_no_slot(what: &str, call: impl FnOnce() + Send + 'static) {
+        let message = within(what, LIMIT, move || {
+            let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(call));
+            let payload = caught.expect_err("a reserve on a rendezvous channel returned");
+            payload
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default()
+        });
+        assert!(
+            message.contains("rendezvous channel") && message.contains("no slot"),
+            "{what}: {message}"
+        );
+    }
+    let (tx, rx) = bounded::<u8>(0);
+    let r = thread::spawn(move || rx.recv_timeout(LIMIT));
+    until_a_receiver_waits(&tx);
+    // Even with a receiver waiting: a permit cannot hold it.
+    let t = tx.clone();
+    panics_saying_no_slot("try_reserve", move || drop(t.try_reserve()));
+    let t = tx.clone();
+    panics_saying_no_slot("reserve", move || drop(t.reserve()));
+    let t = tx.clone();
+    panics_saying_no_slot("reserve_timeout", move || {
+        drop(t.reserve_timeout(Duration::from_millis(1)))
+    });
+    let t = tx.clone();
+    panics_saying_no_slot("reserve_deadline", move || {
+        drop(t.reserve_deadline(Instant::now()))
+    });
+    let t = tx.clone();
+    panics_saying_no_slot("reserve_async", move || drop(block_on(t.reserve_async())));
+    // The channel still works.
+    assert_eq!(tx.send(1), Ok(()));
+    assert_eq!(r.join().unwrap(), Ok(1));
+}

@@ -59,8 +59,10 @@ impl<T> Receiver<T> {
         if limit == 0 {
             return Ok(0);
         }
-        if self.shared.timer.is_some() {
-            // A timer's queue is always empty: it answers (`timer.rs`).
+        if self.shared.one_at_a_time() {
+            // A timer's or a rendezvous channel's queue is always empty:
+            // the timer answers (`timer.rs`), or a blocked sender hands
+            // over (`zero.rs`).
             let first = self.try_recv()?;
             return Ok(self.append(buf, first, limit));
         }
@@ -184,8 +186,9 @@ impl<T> Receiver<T> {
         if limit == 0 {
             return Ok(0);
         }
-        if self.shared.timer.is_some() {
-            // Nothing notifies a timer's receivers: its own wait (`timer.rs`).
+        if self.shared.one_at_a_time() {
+            // Nothing notifies a timer's receivers: its own wait
+            // (`timer.rs`); a rendezvous channel's hand-off (`zero.rs`).
             let first = match deadline() {
                 None => self.recv().map_err(|_| RecvTimeoutError::Disconnected)?,
                 Some(at) => self.recv_deadline(at)?,
@@ -246,9 +249,10 @@ impl<T> Receiver<T> {
         }
     }
 
-    /// A timer's batch (its items come one at a time, from the timer):
-    /// pushes `first`, then takes items with `try_recv` until `limit` in
-    /// all or an empty channel; returns how many were appended.
+    /// The batch of a channel whose items come one at a time (a timer's,
+    /// a rendezvous channel's: `Shared::one_at_a_time`): pushes `first`,
+    /// then takes items with `try_recv` until `limit` in all or an empty
+    /// channel; returns how many were appended.
     fn append(&self, buf: &mut Vec<T>, first: T, limit: usize) -> usize {
         // Room for what is there now, not for `limit` (which may be huge).
         buf.reserve(limit.min(self.len() + 1));
@@ -306,8 +310,9 @@ impl<T> Future for RecvManyFut<'_, T> {
             return Poll::Ready(Ok(0));
         }
         let receiver = this.receiver;
-        if receiver.shared.timer.is_some() {
-            // One item at a time from the timer (`timer.rs`).
+        if receiver.shared.one_at_a_time() {
+            // One item at a time from the timer (`timer.rs`) or a
+            // rendezvous channel's sender (`zero.rs`).
             return match receiver.poll_recv(&mut this.waiter, cx) {
                 Poll::Ready(Ok(first)) => {
                     Poll::Ready(Ok(receiver.append(this.buf, first, this.limit)))
@@ -393,6 +398,18 @@ impl<T> Sender<T> {
         if items.is_empty() {
             return Ok(0);
         }
+        if self.shared.zero.is_some() {
+            // Each item to a waiting receiver, while there is one.
+            let (sent, refused) = self.hand_over_each(items, |v| match self.try_send(v) {
+                Ok(()) => Ok(()),
+                Err(TrySendError::Full(v)) => Err((v, TrySendError::Full(()))),
+                Err(TrySendError::Disconnected(v)) => Err((v, TrySendError::Disconnected(()))),
+            });
+            return match (sent, refused) {
+                (0, Some(e)) => Err(e),
+                (sent, _) => Ok(sent),
+            };
+        }
         self.send_front_of(&mut FrontDrain::new(items))
     }
 
@@ -468,6 +485,22 @@ impl<T> Sender<T> {
         items: &mut Vec<T>,
         deadline: Option<Instant>,
     ) -> Result<(), SendTimeoutError<()>> {
+        if self.shared.zero.is_some() {
+            // Each item handed to a receiver, all by the one deadline.
+            let (_, refused) = self.hand_over_each(items, |v| {
+                let sent = match deadline {
+                    None => self
+                        .send(v)
+                        .map_err(|SendError(v)| SendTimeoutError::Disconnected(v)),
+                    Some(at) => self.send_deadline(v, at),
+                };
+                sent.map_err(|e| match e {
+                    SendTimeoutError::Timeout(v) => (v, SendTimeoutError::Timeout(())),
+                    SendTimeoutError::Disconnected(v) => (v, SendTimeoutError::Disconnected(())),
+                })
+            });
+            return refused.map_or(Ok(()), Err);
+        }
         let mut from = FrontDrain::new(items);
         let queue = &self.shared.queue;
         while from.remaining() > 0 {
@@ -497,6 +530,29 @@ impl<T> Sender<T> {
             }
         }
         Ok(())
+    }
+
+    /// A rendezvous channel's batch (it has no queue to claim slots in):
+    /// `send_one` hands the items over one at a time, from the front,
+    /// until it gives one back; that one and those after it stay in
+    /// `items`, in order. Returns how many went, and why the one that came
+    /// back did not.
+    fn hand_over_each<E>(
+        &self,
+        items: &mut Vec<T>,
+        mut send_one: impl FnMut(T) -> Result<(), (T, E)>,
+    ) -> (usize, Option<E>) {
+        let mut rest = core::mem::take(items).into_iter();
+        let mut sent = 0;
+        while let Some(v) = rest.next() {
+            if let Err((v, why)) = send_one(v) {
+                items.push(v);
+                items.extend(rest);
+                return (sent, Some(why));
+            }
+            sent += 1;
+        }
+        (sent, None)
     }
 
     /// One batch claim of what `from` has left (at least one item), then

@@ -184,6 +184,14 @@ pub(crate) struct Shared<T> {
 }
 
 impl<T> Shared<T> {
+    /// Whether items come one at a time and never through the queue: a
+    /// timer's (`timer.rs`) and a rendezvous channel's hand-offs
+    /// (`zero.rs`). Their batch calls are loops of the single calls
+    /// (`batch.rs`).
+    pub(crate) fn one_at_a_time(&self) -> bool {
+        self.timer.is_some() || self.zero.is_some()
+    }
+
     /// One sender and one receiver (a timer's sender count stays at 1,
     /// with no sender behind it: it never disconnects).
     pub(crate) fn new(queue: Queue<T>, timer: Option<Timer<T>>) -> Self {

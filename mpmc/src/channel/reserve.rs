@@ -47,6 +47,10 @@ use std::time::{Duration, Instant};
 use super::waiters::Waiter;
 use super::{SendError, SendTimeoutError, Sender, Shared, TrySendError};
 use crate::sync::Position;
+
+/// What a reserve on a rendezvous channel panics with.
+const NO_SLOT_TO_RESERVE: &str = "a rendezvous channel (`bounded(0)`) has no slot to reserve: \
+     `send` hands the value straight to a receiver instead";
 use crate::sync::blocking::{Arc, Ordering};
 
 /// One slot of a channel, held for a value to come: [`send`](Self::send)
@@ -135,6 +139,17 @@ impl<T> Sender<T> {
     /// rx.close();
     /// assert_eq!(tx.try_reserve().unwrap_err(), TrySendError::Disconnected(()));
     /// ```
+    ///
+    /// # Panics
+    ///
+    /// On a rendezvous channel (`bounded(0)`): it holds no item, so it has
+    /// no slot to reserve, now or ever (a `send` hands its value straight
+    /// to a receiver instead).
+    ///
+    /// ```should_panic
+    /// let (tx, _rx) = hotq_mpmc::bounded::<u8>(0);
+    /// let _ = tx.try_reserve(); // panics: a rendezvous channel has no slot
+    /// ```
     pub fn try_reserve(&self) -> Result<Permit<'_, T>, TrySendError<()>> {
         let shared = self.shared();
         // Relaxed: a hint that saves a claim nobody will receive.
@@ -166,6 +181,10 @@ impl<T> Sender<T> {
     /// drop(rx);
     /// assert_eq!(tx.reserve().unwrap_err(), hotq_mpmc::SendError(()));
     /// ```
+    ///
+    /// # Panics
+    ///
+    /// On a rendezvous channel, as [`try_reserve`](Self::try_reserve).
     pub fn reserve(&self) -> Result<Permit<'_, T>, SendError<()>> {
         self.reserve_until(|| None).map_err(|_| SendError(()))
     }
@@ -186,6 +205,10 @@ impl<T> Sender<T> {
     /// let gone = tx.reserve_timeout(Duration::ZERO);
     /// assert_eq!(gone.unwrap_err(), SendTimeoutError::Disconnected(()));
     /// ```
+    ///
+    /// # Panics
+    ///
+    /// On a rendezvous channel, as [`try_reserve`](Self::try_reserve).
     pub fn reserve_timeout(
         &self,
         timeout: Duration,
@@ -209,6 +232,10 @@ impl<T> Sender<T> {
     /// assert!(Instant::now() >= late);
     /// permit.send(1);
     /// ```
+    ///
+    /// # Panics
+    ///
+    /// On a rendezvous channel, as [`try_reserve`](Self::try_reserve).
     pub fn reserve_deadline(
         &self,
         deadline: Instant,
@@ -265,6 +292,11 @@ impl<T> Sender<T> {
     ///     assert_eq!(tx.reserve_async().await.unwrap_err(), hotq_mpmc::SendError(()));
     /// });
     /// ```
+    ///
+    /// # Panics
+    ///
+    /// When polled on a rendezvous channel, as
+    /// [`try_reserve`](Self::try_reserve).
     pub fn reserve_async(&self) -> ReserveFut<'_, T> {
         ReserveFut {
             sender: self,
@@ -332,6 +364,10 @@ impl<T> Shared<T> {
     /// before the disconnection, settled when the permit sends (`fill`).
     pub(crate) fn reserve(&self) -> Reserved {
         let Some(position) = self.queue.reserve() else {
+            // A rendezvous channel's queue is closed from the start: there
+            // is no slot to hold, now or ever (`Sender::try_reserve`,
+            // "Panics"). A select's send arm never comes here for one.
+            assert!(self.zero.is_none(), "{NO_SLOT_TO_RESERVE}");
             return match self.queue.is_closed() {
                 true => Reserved::Disconnected,
                 false => Reserved::Full,

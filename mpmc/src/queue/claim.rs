@@ -13,12 +13,12 @@
 //! consumers then read it as "empty for now". The orderings are `push`'s,
 //! for its reasons, each argued at its site in `push_or_else`.
 
-use super::{Queue, moved_past};
+use super::{Queue, is_closed_gap, moved_past};
 use crate::sync::{Backoff, Ordering, Position, fence};
 
 impl<T> Queue<T> {
     /// Claims the slot at `tail` for `Queue::reserve`, or returns `None`
-    /// when the queue is full.
+    /// when the queue is full or closed.
     pub(crate) fn claim(&self) -> Option<Position> {
         let backoff = Backoff::new();
         let mut tail = self.tail.load(Ordering::Relaxed);
@@ -55,8 +55,11 @@ impl<T> Queue<T> {
                     // claimed an item by then. It is also the fence after a
                     // select's waiter-flag stores (`channel/select.rs`).
                     fence(Ordering::SeqCst);
-                    let head = self.head.load(Ordering::Relaxed);
-                    if head.wrapping_add(self.one_lap) == tail {
+                    // Full, or closed (a closed queue's `tail` has jumped
+                    // past every slot: no stamp ever matches it again, so
+                    // without this check the loop would never end).
+                    let gap = tail.wrapping_sub(self.head.load(Ordering::Relaxed));
+                    if gap == self.one_lap || is_closed_gap(gap) {
                         return None;
                     }
                 }
