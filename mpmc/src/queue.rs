@@ -911,18 +911,40 @@ impl<T> Queue<T> {
     /// `ahead` is one the consumer has finished with by the time its stamp
     /// says "free", so polling it costs the consumer nothing.
     pub(crate) fn has_room_ahead(&self, ahead: usize) -> bool {
-        debug_assert!(ahead < self.capacity);
-        let tail = self.tail.load(Ordering::Relaxed);
-        let index = self.index(tail) + ahead;
-        let (position, index) = if index < self.capacity {
-            (tail.wrapping_add(ahead as Position), index)
-        } else {
-            let index = index - self.capacity;
-            (self.next_lap(tail).wrapping_add(index as Position), index)
-        };
+        let (position, index) = self.ahead_of(self.tail.load(Ordering::Relaxed), ahead);
         // Relaxed: nothing is read on the strength of it (the push that
         // follows loads the stamp again, with Acquire).
         self.slots[index].stamp.load(Ordering::Relaxed) == position
+    }
+
+    /// Whether the item `ahead` positions past `head` is published: a
+    /// hint for a batch consumer waiting on an empty queue (the channel's
+    /// spin phase, `Receiver::recv_many`), never a decision, as `head` may
+    /// move before the caller acts on it. `ahead` is below `capacity`.
+    ///
+    /// The mirror of [`has_room_ahead`](Self::has_room_ahead): a consumer
+    /// that retries as soon as one item is there polls the slot the
+    /// producers are writing and the `tail` they claim (an empty pop's
+    /// check loads it), taking both lines from them on every poll; the
+    /// slot `ahead` is one no producer has reached yet while its stamp
+    /// says "not published", and one they have left once it says so.
+    pub(crate) fn has_items_ahead(&self, ahead: usize) -> bool {
+        let (position, index) = self.ahead_of(self.head.load(Ordering::Relaxed), ahead);
+        // Relaxed: nothing is read on the strength of it (the pop that
+        // follows loads the stamp again, with Acquire).
+        self.slots[index].stamp.load(Ordering::Relaxed) == position.wrapping_add(1)
+    }
+
+    /// The position `ahead` places past `from`, and its slot's index.
+    fn ahead_of(&self, from: Position, ahead: usize) -> (Position, usize) {
+        debug_assert!(ahead < self.capacity);
+        let index = self.index(from) + ahead;
+        if index < self.capacity {
+            (from.wrapping_add(ahead as Position), index)
+        } else {
+            let index = index - self.capacity;
+            (self.next_lap(from).wrapping_add(index as Position), index)
+        }
     }
 
     /// The position after `position`: the next index, or index 0 of the
@@ -1101,6 +1123,35 @@ mod tests {
         assert_eq!(q.pop(), Some(4));
         assert!(q.has_room_ahead(1), "slot 0, lap 2: freed by the pop of 4");
         assert!(!q.has_room_ahead(2), "slot 1, lap 2: still holds 5");
+    }
+
+    #[test]
+    fn has_items_ahead_says_whether_the_item_ahead_of_head_is_published_across_laps() {
+        let q = Queue::new(4);
+        assert!((0..4).all(|ahead| !q.has_items_ahead(ahead)), "empty");
+        (0..3).for_each(|i| q.push(i).unwrap());
+        assert!((0..3).all(|ahead| q.has_items_ahead(ahead)));
+        assert!(!q.has_items_ahead(3), "slot 3: nothing pushed there yet");
+        q.push(3).unwrap();
+        assert!((0..4).all(|ahead| q.has_items_ahead(ahead)), "full");
+        // `head` at index 2 of lap 0: ahead 2 and 3 cross into lap 1 at
+        // slots 0 and 1, whose items (0 and 1) are taken but not replaced.
+        assert_eq!((q.pop(), q.pop()), (Some(0), Some(1)));
+        assert!(q.has_items_ahead(0) && q.has_items_ahead(1));
+        assert!(
+            !q.has_items_ahead(2),
+            "slot 0, lap 1: last lap's item taken"
+        );
+        q.push(4).unwrap();
+        assert!(q.has_items_ahead(2), "slot 0, lap 1: holds 4");
+        assert!(!q.has_items_ahead(3), "slot 1, lap 1: empty");
+        // A claimed slot whose item is not written yet (a held permit)
+        // is not an item.
+        let held = q.reserve().expect("room for one");
+        assert!(!q.has_items_ahead(3), "slot 1, lap 1: reserved, unwritten");
+        // SAFETY: reserved just above, neither filled nor released.
+        unsafe { q.fill(held, 5) };
+        assert!(q.has_items_ahead(3), "slot 1, lap 1: holds 5");
     }
 
     #[test]

@@ -13,7 +13,7 @@ use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Barrier};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use common::laps_before_wrap;
 use hotq_mpmc::{Queue, RecvError, SendError, TryRecvError, TrySendError, bounded};
@@ -354,6 +354,53 @@ fn batch_waits_are_woken_by_single_item_calls() {
         }
         sender.join().unwrap().unwrap();
         assert_eq!(got, [1, 2, 3, 4]);
+    });
+}
+
+/// A blocked batch receive waits for a whole batch only briefly (1 µs,
+/// `BATCH_HOLD`, then the usual park): a lone item, or a few, reach it
+/// on their own, and a timed one returns them however short its timeout.
+/// The bounds are generous; only a receive kept waiting for the rest of
+/// its batch fails them.
+#[test]
+fn a_blocked_batch_receive_takes_a_lone_item_without_waiting_for_a_batch() {
+    within("a lone item to recv_many", DEADLINE, || {
+        for round in 0..scaled(200, 5) {
+            let items = 1 + round % 3;
+            let (tx, rx) = bounded::<usize>(1024);
+            let receiver = thread::spawn(move || {
+                let mut buf = Vec::new();
+                let got = match round % 3 {
+                    0 => rx.recv_many(&mut buf, 256),
+                    1 => rx
+                        .recv_many_timeout(&mut buf, 256, DEADLINE)
+                        .map_err(|_| RecvError),
+                    // Shorter than a wait for a batch could ever last.
+                    _ => loop {
+                        match rx.recv_many_timeout(&mut buf, 256, Duration::from_micros(50)) {
+                            Ok(taken) => break Ok(taken),
+                            Err(e) => assert!(e.is_timeout(), "{e:?}"),
+                        }
+                    },
+                };
+                let first_at = Instant::now();
+                // The rest, if the first call took a part of them.
+                while buf.len() < items {
+                    rx.recv_many(&mut buf, 256).unwrap();
+                }
+                (got, buf, first_at)
+            });
+            let sent_at = Instant::now();
+            (0..items).for_each(|i| tx.send(round + i).unwrap());
+            let (got, buf, first_at) = receiver.join().unwrap();
+            assert!(got.is_ok_and(|n| n >= 1), "{got:?}");
+            assert_eq!(buf, (round..round + items).collect::<Vec<_>>());
+            let waited = first_at.saturating_duration_since(sent_at);
+            assert!(
+                waited < Duration::from_secs(1),
+                "{items} items waited {waited:?} for a batch"
+            );
+        }
     });
 }
 

@@ -19,6 +19,7 @@
 //! [`Queue::pop_many`]: crate::Queue::pop_many
 
 use alloc::vec::Vec;
+use core::cell::Cell;
 use core::fmt;
 use core::future::Future;
 use core::pin::Pin;
@@ -33,6 +34,13 @@ use super::{
 use crate::queue::FrontDrain;
 use crate::sync::Backoff;
 use crate::sync::blocking::{Arc, Ordering};
+
+/// How long a blocking batch receive that found the channel empty waits
+/// for a whole batch (`Receiver::recv_many_timeout`'s spin phase) before
+/// it takes any item there is: what the senders' lead costs the first
+/// item's latency (the A/B is in docs/performance.md, "A batch receive
+/// that keeps pace").
+const BATCH_HOLD: Duration = Duration::from_micros(1);
 
 impl<T> Receiver<T> {
     /// Appends to `buf` the items there are now, up to `limit`, without
@@ -130,6 +138,15 @@ impl<T> Receiver<T> {
     /// the channel is empty and every sender is gone. `limit == 0` returns
     /// `Ok(0)` at once.
     ///
+    /// Items there when it is called are taken at once. Once it has found
+    /// the channel empty, it waits up to 1 µs for a whole batch
+    /// (`min(limit, capacity / 2)` items) before it takes fewer: a
+    /// receiver that took each item as it came would stay on the heels of
+    /// senders that send one at a time, and slow them (five-fold, in
+    /// docs/performance.md, "A batch receive that keeps pace"). A lone
+    /// item so reaches it about a microsecond later than it reaches
+    /// [`recv`](Self::recv).
+    ///
     /// ```
     /// let (tx, rx) = hotq_mpmc::bounded(8);
     /// let t = std::thread::spawn(move || (0..3).for_each(|i| tx.send(i).unwrap()));
@@ -147,7 +164,8 @@ impl<T> Receiver<T> {
     }
 
     /// As [`recv_many`](Self::recv_many), blocking for at most `timeout`
-    /// for the first item.
+    /// for the first item (an item there at the timeout is taken, even
+    /// while it waits for a whole batch).
     ///
     /// ```
     /// use std::time::Duration;
@@ -200,6 +218,28 @@ impl<T> Receiver<T> {
             Err(TryRecvError::Disconnected) => return Err(RecvTimeoutError::Disconnected),
             Err(TryRecvError::Empty) => {}
         }
+        // Between tries of the spin phase, wait for a batch: `want` items,
+        // or any once `BATCH_HOLD` has passed. A receiver that takes what
+        // there is as soon as one item is in catches up with the senders
+        // and stays on their heels: each of its tries loads the slot they
+        // are writing and the `tail` they claim (an empty try's check),
+        // so every send takes both lines back, and each batch is a few
+        // items. The mirror of a blocked sender's wait for half a ring of
+        // room (`Sender::send_waiting`).
+        let queue = &self.shared.queue;
+        let want = limit.min(queue.capacity() / 2).max(1);
+        let first_look = Cell::new(None);
+        let batch_ready = || {
+            let now = Instant::now();
+            let since = *first_look.get().get_or_insert(now);
+            first_look.set(Some(since));
+            let ahead = if now.duration_since(since) < BATCH_HOLD {
+                want - 1
+            } else {
+                0
+            };
+            queue.has_items_ahead(ahead)
+        };
         let got = self.shared.recv_waiters.block_on(
             deadline(),
             || match self.try_recv_many(buf, limit) {
@@ -207,7 +247,7 @@ impl<T> Receiver<T> {
                 Err(TryRecvError::Disconnected) => Some(Err(RecvTimeoutError::Disconnected)),
                 Err(TryRecvError::Empty) => None,
             },
-            || true,
+            batch_ready,
         );
         got.unwrap_or(Err(RecvTimeoutError::Timeout))
     }

@@ -465,7 +465,9 @@ impl Waiters {
         }
         loop {
             if blocking::passed(deadline) {
-                return None;
+                // The last try: the spin phase may have ended at the
+                // deadline while `worth_trying` held a try back.
+                return attempt();
             }
             let waiter = Waiter::thread();
             self.register(&waiter);
@@ -545,5 +547,26 @@ mod tests {
         );
         assert_eq!(got, Some(()));
         assert!(!waiters.quiet.get(), "a hand-off within the spin");
+    }
+
+    /// A wait whose deadline passes while `worth_trying` holds its tries
+    /// back still tries once at the deadline: what it waited for may be
+    /// there (a batch receive holding out for a whole batch, a sender for
+    /// half a ring of room), and a timed call must not time out past it.
+    #[test]
+    fn a_wait_held_back_by_its_hint_tries_once_more_at_the_deadline() {
+        let waiters = Waiters::new();
+        let mut tries = 0;
+        let got = waiters.block_on(
+            Some(Instant::now()),
+            || {
+                tries += 1;
+                // Fails only the first try, the one before the spin.
+                (tries >= 2).then_some(())
+            },
+            || false,
+        );
+        assert_eq!(got, Some(()), "timed out without a last try");
+        assert_eq!(tries, 2);
     }
 }
