@@ -512,6 +512,7 @@ fn every_contender_has_a_binary_of_its_own_that_answers_its_requests() {
     contenders::each_shared(&mut names);
     contenders::each_waiting_channel(&mut names);
     SharedVisitor::visit::<contenders::HotqMpmcChannelBatch>(&mut names);
+    SharedVisitor::visit::<contenders::HotqMpmcChannelRecvMany>(&mut names);
     SharedVisitor::visit::<contenders::HotqMpmcChannelTry>(&mut names);
     contenders::each_try_spsc(&mut names);
     contenders::each_try_mpmc(&mut names);

@@ -94,12 +94,7 @@ pub struct BatchRx {
 
 impl Clone for BatchRx {
     fn clone(&self) -> Self {
-        BatchRx {
-            rx: self.rx.clone(),
-            back: self.back.clone(),
-            batch: Vec::with_capacity(BATCH),
-            next: 0,
-        }
+        BatchRx::new(self.rx.clone(), self.back.clone())
     }
 }
 
@@ -117,13 +112,7 @@ impl Channel for HotqMpmcChannelBatch {
             tx,
             gathered: Vec::with_capacity(BATCH),
         };
-        let rx = BatchRx {
-            rx,
-            back,
-            batch: Vec::with_capacity(BATCH),
-            next: 0,
-        };
-        (tx, rx)
+        (tx, BatchRx::new(rx, back))
     }
     #[inline]
     fn send(tx: &mut Self::Tx, v: u64) {
@@ -140,27 +129,79 @@ impl Channel for HotqMpmcChannelBatch {
     }
     #[inline]
     fn recv(rx: &mut Self::Rx) -> u64 {
-        if rx.next == rx.batch.len() {
-            rx.batch.clear();
-            rx.next = 0;
-            rx.rx
-                .recv_many(&mut rx.batch, BATCH)
+        rx.next_item()
+    }
+}
+
+impl Shared for HotqMpmcChannelBatch {}
+
+impl BatchRx {
+    /// The next item of the last `recv_many` of up to [`BATCH`], after
+    /// taking another batch when this one is used up.
+    #[inline]
+    fn next_item(&mut self) -> u64 {
+        if self.next == self.batch.len() {
+            self.batch.clear();
+            self.next = 0;
+            self.rx
+                .recv_many(&mut self.batch, BATCH)
                 .expect("hotq-mpmc channel: sender gone");
             // The consumer stops at its first stop marker: any more in
             // this batch are other consumers', and go back.
-            if let Some(first) = rx.batch.iter().position(|&v| v == STOP) {
-                let others = rx.batch[first + 1..].iter().filter(|&&v| v == STOP).count();
-                rx.batch.truncate(first + 1);
+            if let Some(first) = self.batch.iter().position(|&v| v == STOP) {
+                let others = self.batch[first + 1..]
+                    .iter()
+                    .filter(|&&v| v == STOP)
+                    .count();
+                self.batch.truncate(first + 1);
                 for _ in 0..others {
-                    rx.back
+                    self.back
                         .send(STOP)
                         .expect("hotq-mpmc channel: receiver gone");
                 }
             }
         }
-        rx.next += 1;
-        rx.batch[rx.next - 1]
+        self.next += 1;
+        self.batch[self.next - 1]
+    }
+
+    fn new(rx: hotq_mpmc::Receiver<u64>, back: hotq_mpmc::Sender<u64>) -> Self {
+        BatchRx {
+            rx,
+            back,
+            batch: Vec::with_capacity(BATCH),
+            next: 0,
+        }
     }
 }
 
-impl Shared for HotqMpmcChannelBatch {}
+/// `hotq_mpmc::bounded::<u64>`, senders sending one item at a time
+/// (`send`) and receivers taking up to [`BATCH`] at a time (`recv_many`):
+/// events from many sources drained in batches, the shape in which a
+/// batch receive once kept pace with its senders and slowed them five-fold
+/// (docs/performance.md, "A batch receive that keeps pace").
+pub struct HotqMpmcChannelRecvMany;
+
+impl Channel for HotqMpmcChannelRecvMany {
+    const NAME: &'static str = "hotq-mpmc-channel send+recv_many";
+    const KIND: Kind = Kind::Ours;
+    const CRATE: Option<&'static str> = Some("hotq-mpmc");
+    type Tx = hotq_mpmc::Sender<u64>;
+    type Rx = BatchRx;
+
+    fn with_capacity(capacity: usize) -> (Self::Tx, Self::Rx) {
+        let (tx, rx) = hotq_mpmc::bounded(capacity);
+        let back = tx.clone();
+        (tx, BatchRx::new(rx, back))
+    }
+    #[inline]
+    fn send(tx: &mut Self::Tx, v: u64) {
+        tx.send(v).expect("hotq-mpmc channel: receiver gone")
+    }
+    #[inline]
+    fn recv(rx: &mut Self::Rx) -> u64 {
+        rx.next_item()
+    }
+}
+
+impl Shared for HotqMpmcChannelRecvMany {}

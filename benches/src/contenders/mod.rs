@@ -27,7 +27,9 @@ pub use condvar_queue::CondvarQueue;
 pub use crossbeam_channel::CrossbeamChannel;
 pub use flume::Flume;
 pub use hotq_mpmc::HotqMpmc;
-pub use hotq_mpmc_channel::{BATCH, HotqMpmcChannel, HotqMpmcChannelBatch, HotqMpmcChannelTry};
+pub use hotq_mpmc_channel::{
+    BATCH, HotqMpmcChannel, HotqMpmcChannelBatch, HotqMpmcChannelRecvMany, HotqMpmcChannelTry,
+};
 pub use hotq_spsc::{HotqSpsc, HotqSpscFenced};
 pub use hotq_spsc_stamped::HotqSpscStamped;
 pub use kanal::Kanal;

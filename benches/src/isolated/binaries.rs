@@ -79,6 +79,7 @@ pub fn names() -> Vec<&'static str> {
     blocking::each_blocking(&mut names);
     contenders::each_waiting_channel(&mut names);
     SharedVisitor::visit::<contenders::HotqMpmcChannelBatch>(&mut names);
+    SharedVisitor::visit::<contenders::HotqMpmcChannelRecvMany>(&mut names);
     // Counted only (`instructions`): its try path.
     SharedVisitor::visit::<contenders::HotqMpmcChannelTry>(&mut names);
     names.0

@@ -11,8 +11,8 @@ use crate::channel::Kind;
 use crate::channel::{Channel, Shared};
 use crate::cli::Options;
 use crate::contenders::{
-    self, BATCH, CrossbeamChannel, HotqMpmcChannel, HotqMpmcChannelBatch, SharedVisitor,
-    SyncChannel,
+    self, BATCH, CrossbeamChannel, HotqMpmcChannel, HotqMpmcChannelBatch, HotqMpmcChannelRecvMany,
+    SharedVisitor, SyncChannel,
 };
 use crate::isolated;
 use crate::results::Unit;
@@ -61,12 +61,13 @@ fn batches(o: &Options, out: &mut Vec<Pending>) {
     for (p, c) in BATCH_SHAPES {
         let entries = vec![
             row::<HotqMpmcChannelBatch>(p, c),
+            row::<HotqMpmcChannelRecvMany>(p, c),
             row::<HotqMpmcChannel>(p, c),
             row::<CrossbeamChannel>(p, c),
             probe::probe(Unit::MItemsPerSec),
         ];
         let params = format!(
-            "{p} producers, {c} consumers, u64 items, capacity {}; the batch row sends {BATCH} at a time with send_many and receives up to {BATCH} with recv_many, the others one item per send/recv{}",
+            "{p} producers, {c} consumers, u64 items, capacity {}; the send_many+recv_many row sends {BATCH} at a time with send_many and receives up to {BATCH} with recv_many, the send+recv_many row sends one item at a time and receives up to {BATCH} with recv_many, the others one item per send/recv{}",
             CAPACITIES[0],
             probe::PROBE_WORDS
         );
