@@ -119,7 +119,7 @@ impl<T> Queue<T> {
     /// that calls it again at once catches up with its producers, and on
     /// a nearly empty queue each try reads the slot a producer is writing
     /// and `tail`, which slows every push. Two threads, capacity 1024, one
-    /// spin hint between tries: 8–17 M items/s against `pop`'s 35–74; 128
+    /// spin hint between tries: 8–17 M items/s against `pop`'s 34–74; 128
     /// hints between tries: 58–62 (docs/performance.md, "A batch receive
     /// that keeps pace"). Wait between empty or short tries, as the
     /// channel's `recv_many` does (it waits for a whole batch).
