@@ -507,6 +507,97 @@ fn recv_many_frees_room_for_blocked_senders() {
     });
 }
 
+/// A waker that counts its wake-ups.
+#[derive(Default)]
+struct CountWakes(std::sync::atomic::AtomicUsize);
+
+impl CountWakes {
+    fn count(&self) -> usize {
+        self.0.load(std::sync::atomic::Ordering::SeqCst)
+    }
+}
+
+impl Wake for CountWakes {
+    fn wake(self: Arc<Self>) {
+        self.wake_by_ref();
+    }
+
+    fn wake_by_ref(self: &Arc<Self>) {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+/// An async batch receive that found the channel empty holds out briefly
+/// for a whole batch, yielding to the executor (`BATCH_HOLD`), then
+/// registers. It is never left with nothing to poll it again: each
+/// `Pending` either woke its task already (a yield) or left it registered,
+/// so that a send wakes it. A whole batch ends the hold at once, so does
+/// the senders' leaving, and a lone item is taken once the hold is over.
+#[test]
+fn a_pending_async_batch_receive_is_always_polled_again_and_takes_a_lone_item() {
+    within("an async batch receive's hold", LIMIT, || {
+        for case in [
+            "whole batch",
+            "senders gone",
+            "lone item",
+            "sent after it slept",
+        ] {
+            let (tx, rx) = bounded::<u32>(8);
+            let wakes = Arc::new(CountWakes::default());
+            let waker = Waker::from(Arc::clone(&wakes));
+            let mut cx = Context::from_waker(&waker);
+            let mut buf = Vec::new();
+            let mut batch = pin!(rx.recv_many_async(&mut buf, 4));
+            // Pending on an empty channel, with a way back: its own wake-up,
+            // or its place on the waiting list.
+            let mut poll = |batch: std::pin::Pin<&mut _>| {
+                let before = wakes.count();
+                let got = Future::poll(batch, &mut cx);
+                (got, wakes.count() > before)
+            };
+            let (first, mut woke) = poll(batch.as_mut());
+            assert!(first.is_pending(), "{case}: empty");
+            let got = match case {
+                "whole batch" => {
+                    (0..4).for_each(|i| tx.send(i).unwrap());
+                    poll(batch.as_mut()).0
+                }
+                "senders gone" => {
+                    drop(tx);
+                    poll(batch.as_mut()).0
+                }
+                "lone item" => {
+                    tx.send(0).unwrap();
+                    loop {
+                        match poll(batch.as_mut()) {
+                            (Poll::Ready(got), _) => break Poll::Ready(got),
+                            // The item is there: a registration would
+                            // have found it, so only a yield is pending.
+                            (Poll::Pending, woke) => assert!(woke, "{case}: pending, no wake-up"),
+                        }
+                    }
+                }
+                _ => {
+                    // Yields until the hold is over, then registers.
+                    while woke {
+                        woke = poll(batch.as_mut()).1;
+                    }
+                    let before = wakes.count();
+                    tx.send(0).unwrap();
+                    assert!(wakes.count() > before, "{case}: the send woke it");
+                    poll(batch.as_mut()).0
+                }
+            };
+            let want = match case {
+                "whole batch" => Poll::Ready(Ok(4)),
+                "senders gone" => Poll::Ready(Err(RecvError)),
+                _ => Poll::Ready(Ok(1)),
+            };
+            assert_eq!(got, want, "{case}");
+        }
+    });
+}
+
 /// `recv_many_async` futures dropped pending at random, many times, while
 /// producers send: every item sent is received exactly once and in order
 /// (a dropped future took nothing), and no receiver is left asleep on an

@@ -266,6 +266,18 @@ pub(crate) const SPIN_TIME: core::time::Duration = if cfg!(miri) {
     core::time::Duration::from_micros(20)
 };
 
+/// How long a batch receive that found the channel empty holds out for a
+/// whole batch before it takes fewer (`channel/batch.rs`: the blocking
+/// `recv_many`'s spin phase, and `recv_many_async`'s yields). Under loom
+/// none, as there is no spin there (an async batch receive then registers
+/// at its first empty try, as `recv_async` does): a hold in time would
+/// only multiply the schedules to explore.
+pub(crate) const BATCH_HOLD: core::time::Duration = if cfg!(loom) {
+    core::time::Duration::ZERO
+} else {
+    core::time::Duration::from_micros(1)
+};
+
 /// A park at least this long makes its side of the channel quiet: ten
 /// times [`SPIN_TIME`], a hand-off this late would not have been caught
 /// by the spin anyway.
