@@ -103,6 +103,32 @@ fn never_never_delivers_and_never_disconnects() {
     assert_eq!(r, 2);
 }
 
+/// `Receiver::close` on a timer channel, as its docs say: nothing sends
+/// to `after` and `tick`, so they keep firing; `never` reports the channel
+/// disconnected.
+#[test]
+#[cfg_attr(miri, ignore = "timing: miri's isolated clock")]
+fn closing_a_timer_keeps_after_and_tick_firing_and_disconnects_never() {
+    within("closed timers", LIMIT, || {
+        let once = after(ms(1));
+        once.close();
+        assert!(once.recv_timeout(SLACK).is_ok(), "after, closed");
+        let ticks = tick(ms(1));
+        ticks.close();
+        for _ in 0..2 {
+            assert!(ticks.recv_timeout(SLACK).is_ok(), "tick, closed");
+        }
+        let nothing = never::<u8>();
+        nothing.close();
+        assert_eq!(nothing.try_recv(), Err(TryRecvError::Disconnected));
+        assert!(
+            nothing
+                .recv_timeout(ms(1))
+                .is_err_and(|e| e.is_disconnected())
+        );
+    });
+}
+
 #[test]
 #[cfg_attr(miri, ignore = "timing: miri's isolated clock")]
 fn a_select_waits_for_a_timer_arm_beside_a_channel() {

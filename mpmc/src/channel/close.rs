@@ -33,6 +33,11 @@ impl<T> Receiver<T> {
     /// the close either gets in (and is received) or fails (and keeps its
     /// value), never both or neither. Closing twice does nothing more.
     ///
+    /// On the timer channels nothing sends, so there is nothing to stop:
+    /// an [`after`](crate::after) or [`tick`](crate::tick) receiver keeps
+    /// its messages coming, and a [`never`](fn@crate::never) receiver
+    /// reports the channel disconnected from then on.
+    ///
     /// ```
     /// use hotq_mpmc::{RecvError, TrySendError};
     ///
