@@ -266,13 +266,18 @@ pub(crate) const SPIN_TIME: core::time::Duration = if cfg!(miri) {
     core::time::Duration::from_micros(20)
 };
 
-/// How long a batch receive that found the channel empty holds out for a
-/// whole batch before it takes fewer (`channel/batch.rs`: the blocking
-/// `recv_many`'s spin phase, and `recv_many_async`'s yields). Under loom
-/// none, as there is no spin there (an async batch receive then registers
-/// at its first empty try, as `recv_async` does): a hold in time would
-/// only multiply the schedules to explore.
-pub(crate) const BATCH_HOLD: core::time::Duration = if cfg!(loom) {
+/// How long a batch receive holds out for a whole batch before it takes
+/// fewer (`channel/batch.rs`: the blocking `recv_many`'s spin, and
+/// `recv_many_async`'s yields). Under loom none, as there is no spin
+/// there (an async batch receive then registers at its first empty try,
+/// as `recv_async` does): a hold in time would only multiply the
+/// schedules to explore. None on `wasm32-unknown-unknown` either, whose
+/// `std` has no clock (`Instant::now` panics there), so that an async
+/// batch receive works there as `recv_async` does.
+pub(crate) const BATCH_HOLD: core::time::Duration = if cfg!(any(
+    loom,
+    all(target_family = "wasm", target_os = "unknown")
+)) {
     core::time::Duration::ZERO
 } else {
     core::time::Duration::from_micros(1)
