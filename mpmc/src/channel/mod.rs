@@ -28,7 +28,6 @@
 mod queries;
 
 mod alarm;
-mod batch;
 mod close;
 mod context;
 mod disconnect;
@@ -38,12 +37,14 @@ mod force;
 mod future;
 mod iter;
 mod receiver;
+mod recv_many;
 mod reserve;
 mod select;
 mod select_error;
 mod select_macro;
 #[cfg(all(feature = "spsc", not(loom)))]
 mod select_ring;
+mod send_many;
 mod sender;
 #[cfg(feature = "stream")]
 mod stream;
@@ -52,7 +53,6 @@ mod waiters;
 mod weak;
 mod zero;
 
-pub use batch::RecvManyFut;
 pub use disconnect::DisconnectedFut;
 pub use error::{
     RecvError, RecvTimeoutError, SendError, SendTimeoutError, TryRecvError, TrySendError,
@@ -60,6 +60,7 @@ pub use error::{
 pub use future::{RecvFut, SendFut};
 pub use iter::{IntoIter, Iter, TryIter};
 pub use receiver::Receiver;
+pub use recv_many::RecvManyFut;
 pub use reserve::{Permit, ReserveFut};
 pub use select::{Select, SelectedOperation};
 pub use select_error::{ReadyTimeoutError, SelectTimeoutError, TryReadyError, TrySelectError};
@@ -187,7 +188,7 @@ impl<T> Shared<T> {
     /// Whether items come one at a time and never through the queue: a
     /// timer's (`timer.rs`) and a rendezvous channel's hand-offs
     /// (`zero.rs`). Their batch calls are loops of the single calls
-    /// (`batch.rs`).
+    /// (`recv_many.rs`, `send_many.rs`).
     pub(crate) fn one_at_a_time(&self) -> bool {
         self.timer.is_some() || self.zero.is_some()
     }

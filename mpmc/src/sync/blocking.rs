@@ -267,7 +267,7 @@ pub(crate) const SPIN_TIME: core::time::Duration = if cfg!(miri) {
 };
 
 /// How long a batch receive holds out for a whole batch before it takes
-/// fewer (`channel/batch.rs`: the blocking `recv_many`'s spin, and
+/// fewer (`channel/recv_many.rs`: the blocking `recv_many`'s spin, and
 /// `recv_many_async`'s yields). Under loom none, as there is no spin
 /// there (an async batch receive then registers at its first empty try,
 /// as `recv_async` does): a hold in time would only multiply the
