@@ -221,8 +221,10 @@ impl<T> Receiver<T> {
             Some((since, at)) => (Some(since), at),
             None => (None, deadline.take().and_then(|d| d())),
         };
-        // Between tries of the spin phase, wait for a batch: `want` items,
-        // or any once `BATCH_HOLD` has passed. A receiver that takes what
+        // Between tries of the spin phase, wait for a batch with as many
+        // again behind it (`batch_ready`), or for any item once
+        // `BATCH_HOLD` has passed since the hold began (before the first
+        // try, or at the first look here). A receiver that takes what
         // there is as soon as one item is in catches up with the senders
         // and stays on their heels: each of its tries loads the slot they
         // are writing and the `tail` they claim (an empty try's check),
