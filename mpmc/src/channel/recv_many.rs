@@ -393,9 +393,9 @@ pub struct RecvManyFut<'a, T> {
     limit: usize,
     /// This future's place on the receivers' waiting list, between polls.
     waiter: Option<Arc<Waiter>>,
-    /// When the first poll found less than a batch with as many again
-    /// behind it: from then on, for `BATCH_HOLD`, a poll yields to the
-    /// executor until there is (`recv_many`'s wait for a batch, in the
+    /// When a poll first found less than a batch with as many again
+    /// behind it: until `BATCH_HOLD` has passed since, a poll that finds
+    /// so yields to the executor (`recv_many`'s wait for a batch, in the
     /// executor's time). `None` while no poll has held.
     held_since: Option<Instant>,
 }
@@ -431,13 +431,11 @@ impl<T> Future for RecvManyFut<'_, T> {
         // The hold for a batch (`recv_many`'s, with yields to the executor
         // in the place of a spin, and unregistered: nothing to undo when
         // dropped): not yet worth a try.
-        if this.held_since.is_none() && !BATCH_HOLD.is_zero() && !receiver.batch_ready(limit) {
-            this.held_since = Some(Instant::now());
-        }
-        if let Some(since) = this.held_since {
+        if !BATCH_HOLD.is_zero() && !receiver.batch_ready(limit) {
+            let since = *this.held_since.get_or_insert_with(Instant::now);
             // Relaxed: a hint; the try that follows the hold decides.
             let gone = receiver.shared.disconnected.load(Ordering::Relaxed);
-            if !gone && !receiver.batch_ready(limit) && since.elapsed() < BATCH_HOLD {
+            if !gone && since.elapsed() < BATCH_HOLD {
                 cx.waker().wake_by_ref();
                 return Poll::Pending;
             }
