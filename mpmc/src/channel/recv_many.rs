@@ -15,8 +15,9 @@
 //!
 //! A batch receive first waits for a batch with as many again behind it
 //! (`Receiver::batch_ready`), for `BATCH_HOLD` (1 µs) at most: a spin
-//! (blocking) or polls that wake their own task (async), with no
-//! registration, so the protocol above has nothing to do with it. It ends
+//! (blocking) or polls that wake their own task (async; up to
+//! `STREAMING_HOLD`, 4 µs, while items stream in), with no registration,
+//! so the protocol above has nothing to do with it. It ends
 //! early once the senders are gone, and what follows it is the usual try,
 //! so it can delay an item, never lose one.
 //!
@@ -33,7 +34,7 @@ use std::time::{Duration, Instant};
 use super::waiters::Waiter;
 use super::{Receiver, RecvError, RecvTimeoutError, TryRecvError};
 use crate::sync::Backoff;
-use crate::sync::blocking::{Arc, BATCH_HOLD, Ordering};
+use crate::sync::blocking::{Arc, BATCH_HOLD, Ordering, STREAMING_HOLD, STREAMING_ITEMS};
 
 impl<T> Receiver<T> {
     /// Appends to `buf` the items there are now, up to `limit`, without
@@ -263,8 +264,11 @@ impl<T> Receiver<T> {
     /// Its wait of up to 1 µs for a batch with as many again behind it is
     /// `recv_many`'s, made of polls that yield to the executor (each wakes
     /// its own task before it returns `Pending`, so the senders of the same
-    /// executor run meanwhile); after it, the future registers and sleeps
-    /// until a send wakes it, as [`recv_async`](Self::recv_async) does.
+    /// executor run meanwhile), and goes on to 4 µs while items stream in
+    /// (16 or more there at 1 µs), as single-item senders fill a batch
+    /// slower than a receiver takes it; after it, the future registers and
+    /// sleeps until a send wakes it, as [`recv_async`](Self::recv_async)
+    /// does.
     /// With 4 senders and 4 receivers on a 2-thread tokio runtime it took
     /// the receivers from 11 to 66 M items/s at limit 256, where `recv_async`
     /// ran at 62 (docs/performance.md, "An async batch receive that keeps
@@ -311,9 +315,23 @@ impl<T> Receiver<T> {
     /// half a ring of room. One Relaxed stamp load, of a slot no sender is
     /// writing.
     fn batch_ready(&self, limit: usize) -> bool {
-        let queue = &self.shared.queue;
-        let want = limit.saturating_mul(2).min(queue.capacity() / 2).max(1);
-        queue.has_items_ahead(want - 1)
+        self.shared
+            .queue
+            .has_items_ahead(self.batch_wanted(limit) - 1)
+    }
+
+    /// How many items make [`batch_ready`](Self::batch_ready) hold.
+    fn batch_wanted(&self, limit: usize) -> usize {
+        let capacity = self.shared.queue.capacity();
+        limit.saturating_mul(2).min(capacity / 2).max(1)
+    }
+
+    /// Whether items are streaming in for a batch that is not ready:
+    /// [`STREAMING_ITEMS`] there (for a batch wanting more). One Relaxed
+    /// stamp load, as in `batch_ready`.
+    fn streaming(&self, limit: usize) -> bool {
+        self.batch_wanted(limit) > STREAMING_ITEMS
+            && self.shared.queue.has_items_ahead(STREAMING_ITEMS - 1)
     }
 
     /// A blocking batch receive's hold before its first try, when there
@@ -394,9 +412,10 @@ pub struct RecvManyFut<'a, T> {
     /// This future's place on the receivers' waiting list, between polls.
     waiter: Option<Arc<Waiter>>,
     /// When a poll first found less than a batch with as many again
-    /// behind it: until `BATCH_HOLD` has passed since, a poll that finds
-    /// so yields to the executor (`recv_many`'s wait for a batch, in the
-    /// executor's time). `None` while no poll has held.
+    /// behind it: until `BATCH_HOLD` has passed since (`STREAMING_HOLD`
+    /// while items stream in), a poll that finds so yields to the executor
+    /// (`recv_many`'s wait for a batch, in the executor's time). `None`
+    /// while no poll has held.
     held_since: Option<Instant>,
 }
 
@@ -435,7 +454,9 @@ impl<T> Future for RecvManyFut<'_, T> {
             let since = *this.held_since.get_or_insert_with(Instant::now);
             // Relaxed: a hint; the try that follows the hold decides.
             let gone = receiver.shared.disconnected.load(Ordering::Relaxed);
-            if !gone && since.elapsed() < BATCH_HOLD {
+            let held = since.elapsed();
+            // Past BATCH_HOLD only while items stream in (STREAMING_HOLD).
+            if !gone && (held < BATCH_HOLD || held < STREAMING_HOLD && receiver.streaming(limit)) {
                 cx.waker().wake_by_ref();
                 return Poll::Pending;
             }

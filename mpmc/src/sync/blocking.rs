@@ -283,6 +283,23 @@ pub(crate) const BATCH_HOLD: core::time::Duration = if cfg!(any(
     core::time::Duration::from_micros(1)
 };
 
+/// How long an async batch receive holds out for a whole batch while
+/// items stream in ([`STREAMING_ITEMS`] there when [`BATCH_HOLD`] is up),
+/// where a blocking one stops at [`BATCH_HOLD`]
+/// (`channel/recv_many.rs`). An async receive's hold ends sooner than its
+/// batch fills at the pace of single-item senders (at 60 M items/s, 512
+/// items take 8.5 µs), and then takes the few items there are: with the
+/// batch pop's prefetch (`queue/batch.rs`), which took a batch faster, that
+/// left 63–70 items a call where there had been 155–181, and async
+/// `recv_many` of 256 fell from 65–74 to 48–57 M items/s (4 senders, 4
+/// receivers, 2 tokio workers). A lone item, or a trickle, still waits no
+/// more than [`BATCH_HOLD`]. Zero where [`BATCH_HOLD`] is.
+pub(crate) const STREAMING_HOLD: core::time::Duration = BATCH_HOLD.saturating_mul(4);
+
+/// How many items, there when [`BATCH_HOLD`] is up, say that items are
+/// streaming in: 16 a µs, 16 M items/s.
+pub(crate) const STREAMING_ITEMS: usize = 16;
+
 /// A park at least this long makes its side of the channel quiet: ten
 /// times [`SPIN_TIME`], a hand-off this late would not have been caught
 /// by the spin anyway.
