@@ -1,6 +1,7 @@
 //! Loom models of `hotq-mpmc`'s flow control (issue 39): a weak sender's
-//! upgrade racing the last sender's drop, `force_send` racing `recv`, and
-//! `disconnected_async` racing the last receiver's drop.
+//! upgrade racing the last sender's drop, `force_send` racing `recv`,
+//! `disconnected_async` racing the last receiver's drop; and the async
+//! senders (`send_async`, `reserve_async`) woken by a receive.
 
 use std::future::Future;
 use std::pin::pin;
@@ -117,6 +118,46 @@ fn disconnected_async_races_the_last_receiver_drop() {
         let mut cx = Context::from_waker(Waker::noop());
         assert_eq!(pin!(tx.disconnected_async()).poll(&mut cx), Poll::Ready(()));
     });
+}
+
+/// A `send_async` on a full channel of one, polled (and re-polled on its
+/// wake-up) while a receiver takes the item in the way: the receive's
+/// notification finds the future on the senders' list, or the future's
+/// re-try after its registration finds the room (`Waiters::poll_wait`).
+/// A lost wake-up leaves the sender parked (loom reports a deadlock).
+#[test]
+fn async_send_on_a_full_channel_is_woken_by_a_receive() {
+    model(
+        "async_send_on_a_full_channel_is_woken_by_a_receive",
+        3,
+        || {
+            let (tx, rx) = bounded::<u8>(1);
+            tx.send(1).unwrap();
+            let s = thread::spawn(move || block_on(tx.send_async(2)));
+            assert_eq!(rx.recv(), Ok(1));
+            assert_eq!(rx.recv(), Ok(2));
+            assert_eq!(s.join().unwrap(), Ok(()));
+        },
+    );
+}
+
+/// `reserve_async` on a full channel of one, as
+/// [`async_send_on_a_full_channel_is_woken_by_a_receive`]: the permit
+/// it gets once woken sends into the room the receive made.
+#[test]
+fn async_reserve_on_a_full_channel_is_woken_by_a_receive() {
+    model(
+        "async_reserve_on_a_full_channel_is_woken_by_a_receive",
+        3,
+        || {
+            let (tx, rx) = bounded::<u8>(1);
+            tx.send(1).unwrap();
+            let s = thread::spawn(move || block_on(tx.reserve_async()).map(|p| p.send(2)));
+            assert_eq!(rx.recv(), Ok(1));
+            assert_eq!(rx.recv(), Ok(2));
+            assert_eq!(s.join().unwrap(), Ok(()));
+        },
+    );
 }
 
 /// Drains `rx` until it reports the channel disconnected.

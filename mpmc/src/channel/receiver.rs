@@ -249,29 +249,13 @@ impl<T> Receiver<T> {
         if let Some(zero) = &self.shared.zero {
             return zero.poll_recv(waiter, cx, &self.shared.send_waiters);
         }
-        let waiters = &self.shared.recv_waiters;
-        if let Some(w) = waiter.take() {
-            // Notified or not, the next step is a try: a notification is
-            // used by it.
-            waiters.unregister(&w);
-        }
-        let attempt = || match self.try_recv() {
-            Ok(v) => Poll::Ready(Ok(v)),
-            Err(TryRecvError::Disconnected) => Poll::Ready(Err(RecvError)),
-            Err(TryRecvError::Empty) => Poll::Pending,
-        };
-        if let Poll::Ready(done) = attempt() {
-            return Poll::Ready(done);
-        }
-        let w = Waiter::task(cx.waker());
-        waiters.register(&w);
-        // The re-try after the flag store (see `waiters.rs`).
-        if let Poll::Ready(done) = attempt() {
-            waiters.leave(&w);
-            return Poll::Ready(done);
-        }
-        *waiter = Some(w);
-        Poll::Pending
+        self.shared
+            .recv_waiters
+            .poll_wait(waiter, cx, || match self.try_recv() {
+                Ok(v) => Poll::Ready(Ok(v)),
+                Err(TryRecvError::Disconnected) => Poll::Ready(Err(RecvError)),
+                Err(TryRecvError::Empty) => Poll::Pending,
+            })
     }
 
     /// A pending asynchronous receive whose waiter is `waiter` is dropped:

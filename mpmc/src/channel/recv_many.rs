@@ -442,11 +442,7 @@ impl<T> Future for RecvManyFut<'_, T> {
         }
         // `Receiver::poll_recv`'s protocol, each try a batch.
         let waiters = &receiver.shared.recv_waiters;
-        if let Some(w) = this.waiter.take() {
-            // Notified or not, the next step is a try: a notification is
-            // used by it.
-            waiters.unregister(&w);
-        }
+        waiters.take_place(&mut this.waiter);
         // The hold for a batch (`recv_many`'s, with yields to the executor
         // in the place of a spin, and unregistered: nothing to undo when
         // dropped): not yet worth a try.
@@ -462,23 +458,13 @@ impl<T> Future for RecvManyFut<'_, T> {
             }
         }
         let buf = &mut *this.buf;
-        let mut attempt = || match receiver.try_recv_many(buf, limit) {
-            Ok(taken) => Poll::Ready(Ok(taken)),
-            Err(TryRecvError::Disconnected) => Poll::Ready(Err(RecvError)),
-            Err(TryRecvError::Empty) => Poll::Pending,
-        };
-        if let Poll::Ready(done) = attempt() {
-            return Poll::Ready(done);
-        }
-        let w = Waiter::task(cx.waker());
-        waiters.register(&w);
-        // The re-try after the flag store (see `waiters.rs`).
-        if let Poll::Ready(done) = attempt() {
-            waiters.leave(&w);
-            return Poll::Ready(done);
-        }
-        this.waiter = Some(w);
-        Poll::Pending
+        waiters.poll_wait(&mut this.waiter, cx, || {
+            match receiver.try_recv_many(buf, limit) {
+                Ok(taken) => Poll::Ready(Ok(taken)),
+                Err(TryRecvError::Disconnected) => Poll::Ready(Err(RecvError)),
+                Err(TryRecvError::Empty) => Poll::Pending,
+            }
+        })
     }
 }
 

@@ -442,35 +442,17 @@ impl<'a, T> Future for ReserveFut<'a, T> {
         let this = self.get_mut();
         assert!(!this.done, "`ReserveFut` polled after it completed");
         let sender: &'a Sender<T> = this.sender;
+        let done = &mut this.done;
         let waiters = &sender.shared().send_waiters;
-        if let Some(w) = this.waiter.take() {
-            // Notified or not, the next step is a try: a notification is
-            // used by it.
-            waiters.unregister(&w);
-        }
-        let attempt = || match sender.try_reserve() {
-            Ok(permit) => Some(Ok(permit)),
-            Err(TrySendError::Disconnected(())) => Some(Err(SendError(()))),
-            Err(TrySendError::Full(())) => None,
-        };
-        if let Some(done) = attempt() {
-            this.done = true;
-            return Poll::Ready(done);
-        }
-        let w = Waiter::task(cx.waker());
-        waiters.register(&w);
-        // The re-try after the flag store (see `waiters.rs`).
-        match attempt() {
-            Some(done) => {
-                waiters.leave(&w);
-                this.done = true;
-                Poll::Ready(done)
-            }
-            None => {
-                this.waiter = Some(w);
-                Poll::Pending
-            }
-        }
+        waiters.poll_wait(&mut this.waiter, cx, || {
+            let got = match sender.try_reserve() {
+                Ok(permit) => Ok(permit),
+                Err(TrySendError::Disconnected(())) => Err(SendError(())),
+                Err(TrySendError::Full(())) => return Poll::Pending,
+            };
+            *done = true;
+            Poll::Ready(got)
+        })
     }
 }
 

@@ -39,7 +39,7 @@
 
 use alloc::collections::VecDeque;
 use alloc::vec::Vec;
-use core::task::Waker;
+use core::task::{Context as TaskContext, Poll, Waker};
 
 use super::context::Context;
 use super::fill_barrier::FillBarrier;
@@ -222,6 +222,49 @@ impl Waiters {
         list.remove(at);
         self.set_waiting(!list.is_empty());
         true
+    }
+
+    /// A task's place on the list between its polls, taken off at the
+    /// start of the next poll: notified or not, the next step is a try,
+    /// which uses the notification.
+    #[inline(always)]
+    pub(crate) fn take_place(&self, place: &mut Option<Arc<Waiter>>) {
+        if let Some(w) = place.take() {
+            self.unregister(&w);
+        }
+    }
+
+    /// One poll of a task's wait on this list, the parking phase of
+    /// [`block_on`](Self::block_on) with the task's waker for the park:
+    /// takes the task's `place` off the list ([`take_place`](Self::take_place)),
+    /// tries (`attempt`: `Pending` while it must wait), registers, tries
+    /// again (the re-try after the flag store, see the module docs), and
+    /// keeps the place in `place` only when both tries failed. A place the
+    /// re-try did not need is left with its notification passed on.
+    ///
+    /// Inlined into each future's poll, beside its try: called, the
+    /// async `reserve` at 1P1C read 32 M items/s against 46–52 in the
+    /// report's contender binary (2026-12-07, docs/performance.md, "One
+    /// poll step for the four futures").
+    #[inline(always)]
+    pub(crate) fn poll_wait<R>(
+        &self,
+        place: &mut Option<Arc<Waiter>>,
+        cx: &mut TaskContext<'_>,
+        mut attempt: impl FnMut() -> Poll<R>,
+    ) -> Poll<R> {
+        self.take_place(place);
+        if let Poll::Ready(done) = attempt() {
+            return Poll::Ready(done);
+        }
+        let w = Waiter::task(cx.waker());
+        self.register(&w);
+        if let Poll::Ready(done) = attempt() {
+            self.leave(&w);
+            return Poll::Ready(done);
+        }
+        *place = Some(w);
+        Poll::Pending
     }
 
     /// Takes `waiter` off the list when it leaves without using a
