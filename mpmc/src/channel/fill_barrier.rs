@@ -29,7 +29,7 @@
 //! Only the receivers of a channel that has had a permit, and holds
 //! [`LIGHT_FROM_CAPACITY`] items or more, pay the system call, at each
 //! registration (and the last receiver's drain, which pairs
-//! with a send's `CLOSED` load in the same way). [`State`] goes
+//! with a send's `CLOSED` load in the same way). [`FillBarrier`]'s `state` goes
 //! `UNUSED → FLIPPING → LIGHT` once, at the first permit's send, which
 //! runs the system call itself between the two stores, so that:
 //!

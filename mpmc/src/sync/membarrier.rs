@@ -3,7 +3,7 @@
 //! CPU that runs a thread of this process (as hotq-spsc's waiting layer
 //! does; the crates share no code, so each has its own). Where the call is
 //! missing (not Linux, a kernel before 4.14, a seccomp filter) or cannot
-//! be used (miri, loom), [`available`] says no, and the caller keeps its
+//! be used (miri, loom), `available()` says no, and the caller keeps its
 //! symmetric fences. See `channel/fill_barrier.rs` for its one use.
 
 #[cfg(all(target_os = "linux", not(loom), not(miri)))]
