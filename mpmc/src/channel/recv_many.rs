@@ -15,8 +15,9 @@
 //!
 //! A batch receive first waits for a batch with as many again behind it
 //! (`Receiver::batch_ready`), for `BATCH_HOLD` (1 µs) at most: a spin
-//! (blocking) or polls that wake their own task (async; up to
-//! `STREAMING_HOLD`, 4 µs, while items stream in), with no registration,
+//! (blocking, which takes a whole batch at once too) or polls that wake
+//! their own task (async; up to `STREAMING_HOLD`, 4 µs, while items
+//! stream in), with no registration,
 //! so the protocol above has nothing to do with it. It ends
 //! early once the senders are gone, and what follows it is the usual try,
 //! so it can delay an item, never lose one.
@@ -132,16 +133,15 @@ impl<T> Receiver<T> {
     /// the channel is empty and every sender is gone. `limit == 0` returns
     /// `Ok(0)` at once.
     ///
-    /// It takes a batch at once when there is one with as many again
-    /// behind it (`min(2 × limit, capacity / 2)` items); with fewer there,
-    /// it waits up to 1 µs for that many, then takes what there is (or
-    /// waits for the first item, as [`recv`](Self::recv) does). A receiver
-    /// that took each item as it came would stay on the heels of senders
-    /// that send one at a time, reading the lines they write, and slow
-    /// them (five-fold, in docs/performance.md, "A batch receive that
-    /// keeps pace"); one that takes a batch as soon as it is whole still
-    /// reads the line they are on. An item so reaches it up to about a
-    /// microsecond later than it reaches [`recv`](Self::recv).
+    /// It takes a batch at once when there is a whole one (`limit` items)
+    /// or half the ring (`min(2 × limit, capacity / 2)` items); with fewer
+    /// there, it waits up to 1 µs for that many, then takes what there is
+    /// (or waits for the first item, as [`recv`](Self::recv) does). A
+    /// receiver that took each item as it came would stay on the heels of
+    /// senders that send one at a time, reading the lines they write, and
+    /// slow them (five-fold, in docs/performance.md, "A batch receive that
+    /// keeps pace"). An item so reaches it up to about a microsecond later
+    /// than it reaches [`recv`](Self::recv).
     ///
     /// ```
     /// let (tx, rx) = hotq_mpmc::bounded(8);
@@ -262,7 +262,9 @@ impl<T> Receiver<T> {
     /// on to another waiting receiver.
     ///
     /// Its wait of up to 1 µs for a batch with as many again behind it is
-    /// `recv_many`'s, made of polls that yield to the executor (each wakes
+    /// `recv_many`'s (but a whole batch alone does not end it: taken at
+    /// once, it leaves the receiver on the heels of single-item senders),
+    /// made of polls that yield to the executor (each wakes
     /// its own task before it returns `Pending`, so the senders of the same
     /// executor run meanwhile), and goes on to 4 µs while items stream in
     /// (16 or more there at 1 µs), as single-item senders fill a batch
@@ -320,6 +322,17 @@ impl<T> Receiver<T> {
             .has_items_ahead(self.batch_wanted(limit) - 1)
     }
 
+    /// Whether a whole batch, `limit` items (or the capacity), is there:
+    /// enough for a blocking `recv_many` to take at once. (An async one
+    /// holds on for `batch_ready`: taking a whole batch at once there
+    /// put `recv_many_async(16)` behind single-item senders, 1P1C 52.9 →
+    /// 43.8 M items/s; docs/performance.md, "A whole batch, taken at
+    /// once".)
+    fn whole_batch(&self, limit: usize) -> bool {
+        let queue = &self.shared.queue;
+        queue.has_items_ahead(limit.min(queue.capacity()) - 1)
+    }
+
     /// How many items make [`batch_ready`](Self::batch_ready) hold.
     fn batch_wanted(&self, limit: usize) -> usize {
         let capacity = self.shared.queue.capacity();
@@ -335,8 +348,9 @@ impl<T> Receiver<T> {
     }
 
     /// A blocking batch receive's hold before its first try, when there
-    /// are items but less than a batch to spare
-    /// ([`batch_ready`](Self::batch_ready)): spins until there is, for
+    /// are items but neither a whole batch ([`whole_batch`](Self::whole_batch))
+    /// nor a batch to spare ([`batch_ready`](Self::batch_ready)): spins
+    /// until there is a batch to spare, for
     /// [`BATCH_HOLD`] at most, not past `deadline` and not once the
     /// senders are gone. Returns when it began, and the deadline (from
     /// `deadline`, called then), if it did. (On an empty channel the first
@@ -348,7 +362,11 @@ impl<T> Receiver<T> {
         deadline: impl FnOnce() -> Option<Instant>,
     ) -> Option<(Instant, Option<Instant>)> {
         let queue = &self.shared.queue;
-        if BATCH_HOLD.is_zero() || !queue.has_items_ahead(0) || self.batch_ready(limit) {
+        if BATCH_HOLD.is_zero()
+            || !queue.has_items_ahead(0)
+            || self.batch_ready(limit)
+            || self.whole_batch(limit)
+        {
             return None;
         }
         let (since, deadline) = (Instant::now(), deadline());
