@@ -133,9 +133,10 @@ impl<T> Receiver<T> {
     /// the channel is empty and every sender is gone. `limit == 0` returns
     /// `Ok(0)` at once.
     ///
-    /// It takes a batch at once when there is a whole one (`limit` items)
-    /// or half the ring (`min(2 × limit, capacity / 2)` items); with fewer
-    /// there, it waits up to 1 µs for that many, then takes what there is
+    /// It takes a batch at once when there is a whole one, or half the
+    /// ring (`min(limit, capacity / 2)` items); with fewer there, it waits
+    /// up to 1 µs for a batch with as many again behind it
+    /// (`min(2 × limit, capacity / 2)` items), then takes what there is
     /// (or waits for the first item, as [`recv`](Self::recv) does). A
     /// receiver that took each item as it came would stay on the heels of
     /// senders that send one at a time, reading the lines they write, and
@@ -322,15 +323,18 @@ impl<T> Receiver<T> {
             .has_items_ahead(self.batch_wanted(limit) - 1)
     }
 
-    /// Whether a whole batch, `limit` items (or the capacity), is there:
-    /// enough for a blocking `recv_many` to take at once. (An async one
-    /// holds on for `batch_ready`: taking a whole batch at once there
-    /// put `recv_many_async(16)` behind single-item senders, 1P1C 52.9 →
-    /// 43.8 M items/s; docs/performance.md, "A whole batch, taken at
-    /// once".)
+    /// Whether a blocking `recv_many` takes at once: a whole batch is
+    /// there, or a batch with as many again behind it
+    /// ([`batch_ready`](Self::batch_ready)), whichever is fewer items
+    /// (`min(limit, capacity / 2)`); one Relaxed stamp load, as there.
+    /// (An async one holds on for `batch_ready`: taking a whole batch at
+    /// once there put `recv_many_async(16)` behind single-item senders,
+    /// 1P1C 52.9 → 43.8 M items/s; docs/performance.md, "A whole batch,
+    /// taken at once".)
     fn whole_batch(&self, limit: usize) -> bool {
-        let queue = &self.shared.queue;
-        queue.has_items_ahead(limit.min(queue.capacity()) - 1)
+        self.shared
+            .queue
+            .has_items_ahead(limit.min(self.batch_wanted(limit)) - 1)
     }
 
     /// How many items make [`batch_ready`](Self::batch_ready) hold.
@@ -348,9 +352,9 @@ impl<T> Receiver<T> {
     }
 
     /// A blocking batch receive's hold before its first try, when there
-    /// are items but neither a whole batch ([`whole_batch`](Self::whole_batch))
-    /// nor a batch to spare ([`batch_ready`](Self::batch_ready)): spins
-    /// until there is a batch to spare, for
+    /// are items but neither a whole batch nor a batch to spare
+    /// ([`whole_batch`](Self::whole_batch)): spins until there is a batch
+    /// to spare ([`batch_ready`](Self::batch_ready)), for
     /// [`BATCH_HOLD`] at most, not past `deadline` and not once the
     /// senders are gone. Returns when it began, and the deadline (from
     /// `deadline`, called then), if it did. (On an empty channel the first
@@ -362,11 +366,7 @@ impl<T> Receiver<T> {
         deadline: impl FnOnce() -> Option<Instant>,
     ) -> Option<(Instant, Option<Instant>)> {
         let queue = &self.shared.queue;
-        if BATCH_HOLD.is_zero()
-            || !queue.has_items_ahead(0)
-            || self.batch_ready(limit)
-            || self.whole_batch(limit)
-        {
+        if BATCH_HOLD.is_zero() || !queue.has_items_ahead(0) || self.whole_batch(limit) {
             return None;
         }
         let (since, deadline) = (Instant::now(), deadline());
@@ -501,5 +501,31 @@ impl<T> fmt::Debug for RecvManyFut<'_, T> {
             .field("limit", &self.limit)
             .field("waiting", &self.waiter.is_some())
             .finish_non_exhaustive()
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    /// `whole_batch` is one stamp load for "a whole batch is there, or a
+    /// batch with as many again behind it": the two thresholds' smaller.
+    #[test]
+    fn whole_batch_is_a_whole_batch_or_a_batch_to_spare() {
+        for capacity in 1..=9 {
+            for limit in 1..=12 {
+                let (tx, rx) = crate::bounded::<u8>(capacity);
+                for items in 0..=capacity {
+                    let whole = items >= limit.min(capacity);
+                    let spare = items >= (2 * limit).min(capacity / 2).max(1);
+                    assert_eq!(
+                        rx.whole_batch(limit),
+                        whole || spare,
+                        "capacity {capacity}, limit {limit}, {items} items"
+                    );
+                    if items < capacity {
+                        tx.send(0).unwrap();
+                    }
+                }
+            }
+        }
     }
 }
