@@ -1,5 +1,5 @@
 //! The flow-control rows of the async half (issue 39): the same round as
-//! [`throughput`](super::throughput), with the tasks calling a channel's
+//! [`throughput`](super::throughput()), with the tasks calling a channel's
 //! batch receive (`recv_many`) or its reserve-then-send instead of the
 //! single-item calls. Each workload has the single-item calls of the same
 //! channel as a row beside them, so a goal reads batch ÷ single and

@@ -2,7 +2,7 @@
 //! in an order that rotates each round (A B C, B C A, …), so drift of the
 //! machine hits all alike, and the load of other processes is recorded
 //! beside each figure; the rounds of all workloads are interleaved too
-//! ([`run`]: round 1 of every workload, then round 2, …), so each
+//! ([`run()`]: round 1 of every workload, then round 2, …), so each
 //! workload's rounds sample the machine over the whole run, not over the
 //! few seconds a workload alone would last; and the one time budget all
 //! workloads of a run share ([`Schedule`]); and the run's rounds spread

@@ -5,6 +5,7 @@ pub mod hot_path;
 pub mod mpmc;
 pub mod pace;
 pub mod pair;
+pub mod placement;
 pub mod regime;
 pub mod round_trip;
 pub mod select;

@@ -13,6 +13,7 @@ use crate::channel::TryChannel;
 use crate::pin;
 use crate::wait::SPINS;
 use crate::workloads::pair::pair;
+use crate::workloads::placement::{self, OFFSETS};
 use crate::workloads::spsc::Ops;
 
 /// How the caller waits after a failed try.
@@ -90,11 +91,22 @@ pub fn work(mut x: u64, steps: u32) -> u64 {
 /// On a batch regime for a contender without slice calls
 /// ([`crate::channel::Channel::SLICES`]).
 pub fn throughput<C: TryChannel>(items: u64, r: Regime) -> f64 {
+    match placement::next() {
+        0 => placed::<C, { OFFSETS[0] }>(items, r),
+        1 => placed::<C, { OFFSETS[1] }>(items, r),
+        2 => placed::<C, { OFFSETS[2] }>(items, r),
+        _ => placed::<C, { OFFSETS[3] }>(items, r),
+    }
+}
+
+/// [`throughput`] with both sides' loops at `OFFSET` past a 64-byte
+/// boundary (see [`placement`]).
+fn placed<C: TryChannel, const OFFSET: usize>(items: u64, r: Regime) -> f64 {
     match r.ops {
-        Ops::Single => single::<C>(items, r),
+        Ops::Single => single::<C, OFFSET>(items, r),
         Ops::Batch(b) => {
             assert!(C::SLICES, "{} has no slice calls: no batch regime", C::NAME);
-            batches::<C>(items, r, b.max(1))
+            batches::<C, OFFSET>(items, r, b.max(1))
         }
     }
 }
@@ -128,11 +140,12 @@ pub fn alone(items: u64, r: Regime) -> f64 {
 }
 
 /// One item at a time, through the ring's own try calls.
-fn single<C: TryChannel>(items: u64, r: Regime) -> f64 {
+fn single<C: TryChannel, const OFFSET: usize>(items: u64, r: Regime) -> f64 {
     let (mut tx, mut rx) = C::with_capacity(r.capacity);
     let elapsed = pair(
         1,
         move || {
+            placement::align::<OFFSET>();
             let mut acc = 0u64;
             for i in 0..items {
                 if r.producer_work > 0 {
@@ -148,6 +161,7 @@ fn single<C: TryChannel>(items: u64, r: Regime) -> f64 {
             black_box(acc);
         },
         move || {
+            placement::align::<OFFSET>();
             let t0 = Instant::now();
             let mut acc = 0u64;
             for i in 0..items {
@@ -178,11 +192,12 @@ fn single<C: TryChannel>(items: u64, r: Regime) -> f64 {
 /// again after a wait); the consumer takes up to `b` at a time through
 /// `recv_slice`, then works on each. A wait starts only when a call moved
 /// nothing.
-fn batches<C: TryChannel>(items: u64, r: Regime, b: usize) -> f64 {
+fn batches<C: TryChannel, const OFFSET: usize>(items: u64, r: Regime, b: usize) -> f64 {
     let (mut tx, mut rx) = C::with_capacity(r.capacity);
     let elapsed = pair(
         1,
         move || {
+            placement::align::<OFFSET>();
             let (mut acc, mut buf, mut next) = (0u64, vec![0u64; b], 0u64);
             while next < items {
                 let n = (items - next).min(b as u64) as usize;
@@ -207,6 +222,7 @@ fn batches<C: TryChannel>(items: u64, r: Regime, b: usize) -> f64 {
             black_box(acc);
         },
         move || {
+            placement::align::<OFFSET>();
             let t0 = Instant::now();
             let (mut acc, mut buf, mut next, mut tries) = (0u64, vec![0u64; b], 0u64, 0);
             while next < items {

@@ -8,6 +8,7 @@ use std::time::Instant;
 use crate::channel::Channel;
 use crate::wait::Backoff;
 use crate::workloads::pair::pair;
+use crate::workloads::placement::{self, OFFSETS};
 
 /// Single items, or batches of this many items through the contender's
 /// slice operations.
@@ -20,14 +21,25 @@ pub enum Ops {
 }
 
 /// One round; returns M items/s from the start signal to the last receive.
+/// Its loops start at the next of the [`placement`] offsets.
 pub fn throughput<C: Channel>(items: u64, capacity: usize, ops: Ops) -> f64 {
+    match placement::next() {
+        0 => placed::<C, { OFFSETS[0] }>(items, capacity, ops),
+        1 => placed::<C, { OFFSETS[1] }>(items, capacity, ops),
+        2 => placed::<C, { OFFSETS[2] }>(items, capacity, ops),
+        _ => placed::<C, { OFFSETS[3] }>(items, capacity, ops),
+    }
+}
+
+/// [`throughput`] with both loops at `OFFSET` past a 64-byte boundary.
+fn placed<C: Channel, const OFFSET: usize>(items: u64, capacity: usize, ops: Ops) -> f64 {
     let (tx, rx) = C::with_capacity(capacity);
     let elapsed = pair(
         1,
-        move || produce::<C>(tx, items, ops),
+        move || produce::<C, OFFSET>(tx, items, ops),
         move || {
             let t0 = Instant::now();
-            let sum = consume::<C>(rx, items, ops);
+            let sum = consume::<C, OFFSET>(rx, items, ops);
             let elapsed = t0.elapsed();
             let want = items.wrapping_mul(items.wrapping_sub(1)) / 2;
             assert_eq!(sum, want, "{}: the sum of what arrived is wrong", C::NAME);
@@ -37,7 +49,9 @@ pub fn throughput<C: Channel>(items: u64, capacity: usize, ops: Ops) -> f64 {
     items as f64 / elapsed.as_secs_f64() / 1e6
 }
 
-fn produce<C: Channel>(mut tx: C::Tx, items: u64, ops: Ops) {
+#[inline(never)]
+fn produce<C: Channel, const OFFSET: usize>(mut tx: C::Tx, items: u64, ops: Ops) {
+    placement::align::<OFFSET>();
     match ops {
         Ops::Single => {
             (0..items).for_each(|i| C::send(&mut tx, i));
@@ -71,7 +85,9 @@ fn produce<C: Channel>(mut tx: C::Tx, items: u64, ops: Ops) {
 }
 
 /// Receives `items` items, checking the order; returns their sum.
-fn consume<C: Channel>(mut rx: C::Rx, items: u64, ops: Ops) -> u64 {
+#[inline(never)]
+fn consume<C: Channel, const OFFSET: usize>(mut rx: C::Rx, items: u64, ops: Ops) -> u64 {
+    placement::align::<OFFSET>();
     let mut sum = 0u64;
     let mut check = |expected: u64, got: u64| {
         if got != expected {
