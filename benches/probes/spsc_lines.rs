@@ -163,7 +163,7 @@ fn fall_behind<C: Channel>(items: u64) -> Timing {
 /// a whole: no timer call per trip.
 fn round_trip<C: Channel>(trips: u64) -> Timing {
     Timing {
-        elapsed: round_trip::bounce::<C, _>(trips, CAPACITY, |mut p| {
+        elapsed: round_trip::bounce::<C, _, 0>(trips, CAPACITY, |mut p| {
             round_trip::time_all(trips, |i| p.trip(i))
         }),
         drains: None,

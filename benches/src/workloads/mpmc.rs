@@ -22,6 +22,7 @@ use std::time::Instant;
 
 use crate::channel::{Channel, Shared};
 use crate::pin;
+use crate::workloads::placement::{self, OFFSETS};
 
 /// Producer id in the top 8 bits, sequence below.
 const SHIFT: u32 = 56;
@@ -44,12 +45,27 @@ pub fn throughput_mpsc<C: Channel<Tx: Clone>>(producers: u64, items: u64, capaci
 }
 
 /// The round behind both: `receivers` turns the channel's receiver into
-/// one per consumer.
+/// one per consumer. Its threads' loops start at the next of the
+/// [`placement`] offsets.
 fn round<C: Channel<Tx: Clone>>(
     producers: u64,
     consumers: u64,
     items: u64,
     capacity: usize,
+    receivers: impl FnOnce(C::Rx) -> Vec<C::Rx>,
+) -> f64 {
+    let r = (producers, consumers, items, capacity);
+    match placement::next() {
+        0 => placed::<C, { OFFSETS[0] }>(r, receivers),
+        1 => placed::<C, { OFFSETS[1] }>(r, receivers),
+        2 => placed::<C, { OFFSETS[2] }>(r, receivers),
+        _ => placed::<C, { OFFSETS[3] }>(r, receivers),
+    }
+}
+
+/// [`round`] with every thread's loop at `OFFSET` past a 64-byte boundary.
+fn placed<C: Channel<Tx: Clone>, const OFFSET: usize>(
+    (producers, consumers, items, capacity): (u64, u64, u64, usize),
     receivers: impl FnOnce(C::Rx) -> Vec<C::Rx>,
 ) -> f64 {
     assert!(
@@ -73,6 +89,7 @@ fn round<C: Channel<Tx: Clone>>(
             .map(|p| {
                 let mut tx = tx.clone();
                 s.spawn(move || {
+                    placement::align::<OFFSET>();
                     pin::thread(p as usize, threads);
                     start.wait();
                     let t0 = Instant::now();
@@ -95,6 +112,7 @@ fn round<C: Channel<Tx: Clone>>(
             .zip(rxs)
             .map(|(c, mut rx)| {
                 s.spawn(move || {
+                    placement::align::<OFFSET>();
                     pin::thread((producers + c) as usize, threads);
                     let mut tally = Tally::new(C::NAME, producers);
                     start.wait();

@@ -9,6 +9,7 @@ use hdrhistogram::Histogram;
 use crate::channel::Channel;
 use crate::results::Measured;
 use crate::workloads::pair::pair;
+use crate::workloads::placement::{self, OFFSETS};
 
 /// Trips not recorded at the start of a run (caches and branch predictors
 /// warming up).
@@ -74,7 +75,9 @@ impl<C: Channel> Pinger<C> {
 /// Two queues of `capacity` between two threads: the echo (core 1) sends
 /// back each of `trips` items it receives, the pinger (core 0) runs
 /// `pinger`, which makes exactly `trips` trips; returns what it returns.
-pub fn bounce<C: Channel, R: Send>(
+/// Both threads' code starts at `OFFSET` past a 64-byte boundary
+/// ([`placement`]).
+pub fn bounce<C: Channel, R: Send, const OFFSET: usize>(
     trips: u64,
     capacity: usize,
     pinger: impl FnOnce(Pinger<C>) -> R + Send,
@@ -84,20 +87,35 @@ pub fn bounce<C: Channel, R: Send>(
     pair(
         0,
         move || {
+            placement::align::<OFFSET>();
             for _ in 0..trips {
                 let v = C::recv(&mut ping_rx);
                 C::send(&mut pong_tx, v);
                 C::flush(&mut pong_tx);
             }
         },
-        move || pinger(Pinger { tx, rx }),
+        move || {
+            placement::align::<OFFSET>();
+            pinger(Pinger { tx, rx })
+        },
     )
 }
 
 /// One round of `trips` round trips over two queues of `capacity`; the
-/// figure is the round's median.
+/// figure is the round's median. Its loops start at the next of the
+/// [`placement`] offsets.
 pub fn round_trip<C: Channel>(trips: u64, capacity: usize) -> Measured {
-    bounce::<C, _>(WARM_UP_TRIPS + trips, capacity, |mut p| {
+    match placement::next() {
+        0 => placed::<C, { OFFSETS[0] }>(trips, capacity),
+        1 => placed::<C, { OFFSETS[1] }>(trips, capacity),
+        2 => placed::<C, { OFFSETS[2] }>(trips, capacity),
+        _ => placed::<C, { OFFSETS[3] }>(trips, capacity),
+    }
+}
+
+/// [`round_trip`] at `OFFSET` past a 64-byte boundary.
+fn placed<C: Channel, const OFFSET: usize>(trips: u64, capacity: usize) -> Measured {
+    bounce::<C, _, OFFSET>(WARM_UP_TRIPS + trips, capacity, |mut p| {
         time_each(trips, |i| p.trip(i))
     })
 }
