@@ -19,6 +19,7 @@
 
 use std::collections::hash_map::RandomState;
 use std::hash::BuildHasher;
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The offsets (bytes past a 64-byte boundary) at which a workload's body
@@ -35,10 +36,33 @@ static RUNS: AtomicUsize = AtomicUsize::new(0);
 /// rounds of several workloads in one sequence, so taking the offsets in
 /// turn could give one workload's timed rounds the same few offsets every
 /// time. (`Relaxed`: a counter, ordering nothing else; `RandomState`'s
-/// keys are random per process.)
+/// keys are random per process.) `HOTQ_PLACEMENT=I` (0 to 3) fixes it,
+/// to look at one placement.
 pub fn next() -> usize {
+    if let Some(i) = fixed() {
+        return i;
+    }
     let run = RUNS.fetch_add(1, Ordering::Relaxed);
     (RandomState::new().hash_one(run) % OFFSETS.len() as u64) as usize
+}
+
+/// The index `HOTQ_PLACEMENT` fixes, if it is set.
+///
+/// # Panics
+///
+/// If it is set to anything but an index into [`OFFSETS`].
+fn fixed() -> Option<usize> {
+    static FIXED: OnceLock<Option<usize>> = OnceLock::new();
+    *FIXED.get_or_init(|| {
+        let v = std::env::var("HOTQ_PLACEMENT").ok()?;
+        match v.parse() {
+            Ok(i) if i < OFFSETS.len() => Some(i),
+            _ => panic!(
+                "HOTQ_PLACEMENT={v}: an index from 0 to {}",
+                OFFSETS.len() - 1
+            ),
+        }
+    })
 }
 
 /// Puts the code that follows at a 64-byte boundary plus `OFFSET`: padding
