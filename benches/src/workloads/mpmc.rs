@@ -22,7 +22,7 @@ use std::time::Instant;
 
 use crate::channel::{Channel, Shared};
 use crate::pin;
-use crate::workloads::placement::{self, OFFSETS};
+use crate::workloads::placement;
 
 /// Producer id in the top 8 bits, sequence below.
 const SHIFT: u32 = 56;
@@ -54,18 +54,17 @@ fn round<C: Channel<Tx: Clone>>(
     capacity: usize,
     receivers: impl FnOnce(C::Rx) -> Vec<C::Rx>,
 ) -> f64 {
-    let r = (producers, consumers, items, capacity);
-    match placement::next() {
-        0 => placed::<C, { OFFSETS[0] }>(r, receivers),
-        1 => placed::<C, { OFFSETS[1] }>(r, receivers),
-        2 => placed::<C, { OFFSETS[2] }>(r, receivers),
-        _ => placed::<C, { OFFSETS[3] }>(r, receivers),
-    }
+    placement::at_drawn_offset!(placed::<C>(
+        producers, consumers, items, capacity, receivers
+    ))
 }
 
 /// [`round`] with every thread's loop at `OFFSET` past a 64-byte boundary.
 fn placed<C: Channel<Tx: Clone>, const OFFSET: usize>(
-    (producers, consumers, items, capacity): (u64, u64, u64, usize),
+    producers: u64,
+    consumers: u64,
+    items: u64,
+    capacity: usize,
     receivers: impl FnOnce(C::Rx) -> Vec<C::Rx>,
 ) -> f64 {
     assert!(

@@ -10,8 +10,10 @@
 //! user's build lands on one of these placements by chance; a figure
 //! taken at one of them is that chance, not the queue.
 //!
-//! So the workloads that honour this ([`spsc`](super::spsc)) are compiled
-//! once per [`OFFSETS`] entry: each copy starts its body at a 64-byte
+//! So the workloads that honour this ([`spsc`](super::spsc),
+//! [`regime`](super::regime), [`mpmc`](super::mpmc) and
+//! [`round_trip`](super::round_trip)) are compiled once per [`OFFSETS`]
+//! entry (`at_drawn_offset!`): each copy starts its body at a 64-byte
 //! boundary plus that offset ([`align`]), whatever the linker does around
 //! it, and each run draws its offset at random ([`next`]). A verdict over
 //! many rounds then sums over the placements a user's build can get, and
@@ -64,6 +66,21 @@ fn fixed() -> Option<usize> {
         }
     })
 }
+
+/// `$f::<$g.., OFFSET>($arg..)` with the `OFFSET` that [`next`] draws:
+/// the four copies of a placed workload, one call.
+macro_rules! at_drawn_offset {
+    ($f:ident::<$($g:ty),*>($($arg:expr),* $(,)?)) => {{
+        use $crate::workloads::placement::{next, OFFSETS};
+        match next() {
+            0 => $f::<$($g,)* { OFFSETS[0] }>($($arg),*),
+            1 => $f::<$($g,)* { OFFSETS[1] }>($($arg),*),
+            2 => $f::<$($g,)* { OFFSETS[2] }>($($arg),*),
+            _ => $f::<$($g,)* { OFFSETS[3] }>($($arg),*),
+        }
+    }};
+}
+pub(crate) use at_drawn_offset;
 
 /// Puts the code that follows at a 64-byte boundary plus `OFFSET`: padding
 /// that runs once per call (a few no-ops), on x86-64; nothing elsewhere,

@@ -13,7 +13,7 @@ use crate::channel::TryChannel;
 use crate::pin;
 use crate::wait::SPINS;
 use crate::workloads::pair::pair;
-use crate::workloads::placement::{self, OFFSETS};
+use crate::workloads::placement;
 use crate::workloads::spsc::Ops;
 
 /// How the caller waits after a failed try.
@@ -91,12 +91,7 @@ pub fn work(mut x: u64, steps: u32) -> u64 {
 /// On a batch regime for a contender without slice calls
 /// ([`crate::channel::Channel::SLICES`]).
 pub fn throughput<C: TryChannel>(items: u64, r: Regime) -> f64 {
-    match placement::next() {
-        0 => placed::<C, { OFFSETS[0] }>(items, r),
-        1 => placed::<C, { OFFSETS[1] }>(items, r),
-        2 => placed::<C, { OFFSETS[2] }>(items, r),
-        _ => placed::<C, { OFFSETS[3] }>(items, r),
-    }
+    placement::at_drawn_offset!(placed::<C>(items, r))
 }
 
 /// [`throughput`] with both sides' loops at `OFFSET` past a 64-byte

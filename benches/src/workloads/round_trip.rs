@@ -9,7 +9,7 @@ use hdrhistogram::Histogram;
 use crate::channel::Channel;
 use crate::results::Measured;
 use crate::workloads::pair::pair;
-use crate::workloads::placement::{self, OFFSETS};
+use crate::workloads::placement;
 
 /// Trips not recorded at the start of a run (caches and branch predictors
 /// warming up).
@@ -105,12 +105,7 @@ pub fn bounce<C: Channel, R: Send, const OFFSET: usize>(
 /// figure is the round's median. Its loops start at the next of the
 /// [`placement`] offsets.
 pub fn round_trip<C: Channel>(trips: u64, capacity: usize) -> Measured {
-    match placement::next() {
-        0 => placed::<C, { OFFSETS[0] }>(trips, capacity),
-        1 => placed::<C, { OFFSETS[1] }>(trips, capacity),
-        2 => placed::<C, { OFFSETS[2] }>(trips, capacity),
-        _ => placed::<C, { OFFSETS[3] }>(trips, capacity),
-    }
+    placement::at_drawn_offset!(placed::<C>(trips, capacity))
 }
 
 /// [`round_trip`] at `OFFSET` past a 64-byte boundary.

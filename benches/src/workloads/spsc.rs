@@ -8,7 +8,7 @@ use std::time::Instant;
 use crate::channel::Channel;
 use crate::wait::Backoff;
 use crate::workloads::pair::pair;
-use crate::workloads::placement::{self, OFFSETS};
+use crate::workloads::placement;
 
 /// Single items, or batches of this many items through the contender's
 /// slice operations.
@@ -23,12 +23,7 @@ pub enum Ops {
 /// One round; returns M items/s from the start signal to the last receive.
 /// Its loops start at the next of the [`placement`] offsets.
 pub fn throughput<C: Channel>(items: u64, capacity: usize, ops: Ops) -> f64 {
-    match placement::next() {
-        0 => placed::<C, { OFFSETS[0] }>(items, capacity, ops),
-        1 => placed::<C, { OFFSETS[1] }>(items, capacity, ops),
-        2 => placed::<C, { OFFSETS[2] }>(items, capacity, ops),
-        _ => placed::<C, { OFFSETS[3] }>(items, capacity, ops),
-    }
+    placement::at_drawn_offset!(placed::<C>(items, capacity, ops))
 }
 
 /// [`throughput`] with both loops at `OFFSET` past a 64-byte boundary.
