@@ -45,7 +45,8 @@
 //!   items are published, so a consumer that keeps up waits on the line it
 //!   reads the item from, and one line crosses between the cores per item
 //!   instead of two. Its capacity is a floor (a push never fails below
-//!   it; the ring may take up to a line's items − 1 more). Pick it for a
+//!   it; the ring may take up to a line's items − 1 more, or under 1/64 of
+//!   the capacity in a ring of more than 128 lines). Pick it for a
 //!   stream of single items between two threads or tasks; the
 //!   [`stamped`] module says where it wins and by how much.
 //!

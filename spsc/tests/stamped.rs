@@ -9,7 +9,7 @@ use std::thread;
 
 use hotq_spsc::stamped::{Consumer, Producer, RingBuffer};
 use hotq_spsc::{CapacityError, PeekError, PopError, PushError};
-use hotq_testkit::{DropCounter, wait_for};
+use hotq_testkit::{DropCounter, debug_field, wait_for};
 
 /// Capacities around the line sizes: 7 `u64`s and 56 `u8`s fit a line.
 const CAPACITIES: [usize; 10] = [1, 2, 3, 6, 7, 8, 14, 15, 56, 1000];
@@ -109,40 +109,82 @@ fn lines_of_bytes_large_items_and_zero_sized_items_keep_order() {
     }
 }
 
-/// The ring's items per line, read from its `Debug` (not public API).
+/// The ring's items per line, from its `Debug` (not public API).
 fn per_line<T>(ring: &RingBuffer<T>) -> usize {
-    let text = format!("{ring:?}");
-    let from = text.find("per_line: ").expect("per_line in the Debug") + "per_line: ".len();
-    let digits: String = text[from..]
-        .chars()
-        .take_while(char::is_ascii_digit)
-        .collect();
-    digits.parse().expect("a number")
+    debug_field(ring, "per_line")
+}
+
+/// Capacities whose consumer stores `head` every 2 lines or more (the
+/// ring picks 1/64 of its lines, rounded down to a power of two, up to
+/// 64), and the small rings [`RingBuffer::with_head_every`] gives the
+/// same lag, which miri can run.
+fn lagging_rings() -> Vec<(usize, usize)> {
+    let mut rings = vec![(1, 2), (7, 4)];
+    if !cfg!(miri) {
+        rings.extend([(3, 2), (20, 8)]);
+        rings.extend([(896, 0), (3583, 0), (3584, 0), (30_000, 0), (65_536, 0)]);
+    }
+    rings
+}
+
+/// A ring of `capacity` `u64`s from `start`, its consumer storing `head`
+/// every `every` lines, or as the ring chooses where `every` is 0.
+fn lagging_ring(capacity: usize, start: usize, every: usize) -> (Producer<u64>, Consumer<u64>) {
+    match every {
+        0 => RingBuffer::with_initial_index(capacity, start),
+        _ => RingBuffer::with_head_every::<false>(capacity, start, every),
+    }
+    .unwrap()
 }
 
 /// One thread, against a `VecDeque`: every push succeeds while the model
-/// holds fewer than `capacity` items, fails once it holds `capacity` + a
-/// line's items − 1, and in between succeeds exactly while the producer's
-/// count from the first item of the consumer's line is below that
-/// (module docs, "Capacity"); `slots` and `is_full` say the same; every
-/// pop returns the model's front; from indices just before the wrap.
+/// holds fewer than `capacity` items, fails once it holds `capacity` +
+/// `head_every` lines' items − 1, and in between succeeds exactly while
+/// the producer's count from the first item of the last line where the
+/// consumer stored `head` is below that (module docs, "Capacity");
+/// `slots` and `is_full` say the same; every pop returns the model's
+/// front; from indices just before the wrap. For rings that store `head`
+/// at every line, and rings that store it every 2 to 64 lines.
 #[test]
 fn full_and_empty_match_a_model_across_the_wrap() {
-    for capacity in CAPACITIES.into_iter().chain([0]) {
+    let rings = CAPACITIES
+        .into_iter()
+        .chain([0])
+        .map(|capacity| (capacity, 0))
+        .chain(lagging_rings());
+    for (capacity, hook) in rings {
         for before_wrap in [0, 1, 7, 2 * capacity + 1] {
             let start = usize::MAX - before_wrap;
-            let (mut tx, mut rx) = RingBuffer::<u64>::with_initial_index(capacity, start).unwrap();
+            let (mut tx, mut rx) = lagging_ring(capacity, start, hook);
             let per_line = per_line(rx.buffer());
             assert_eq!(per_line, 7, "the model's premise: seven u64s to a line");
+            let lines = debug_field(rx.buffer(), "lines");
+            let every = debug_field(rx.buffer(), "head_every");
+            let expected_every = match capacity / 7 / 64 {
+                0 | 1 => 1,
+                k => (1 << k.ilog2()).min(64),
+            };
+            if hook == 0 {
+                assert_eq!(every, expected_every, "capacity {capacity}");
+            }
             let reach = if capacity == 0 {
                 0
             } else {
-                capacity + per_line - 1
+                capacity + every * per_line - 1
             };
             let mut model = VecDeque::new();
             let (mut next, mut popped) = (0u64, 0usize);
-            // What the producer knows the consumer has read: its line's start.
-            let head = |popped: usize| popped / per_line * per_line;
+            // What the producer knows the consumer has read: the first item
+            // of the last line it entered that stores `head`, every
+            // `every`-th line from the first of the storage (and the first
+            // again after the storage wraps).
+            let head = |popped: usize| {
+                let mut line = popped / per_line;
+                while line % lines % every != 0 {
+                    line -= 1;
+                }
+                line * per_line
+            };
             // A fixed pattern of bursts: fill, drain some, fill, drain all.
             for burst in [
                 reach + 2,
@@ -185,6 +227,14 @@ fn full_and_empty_match_a_model_across_the_wrap() {
                 }
             }
             assert!(model.len() <= reach);
+            if hook == 0 {
+                // The lag's cost: under 1/64 of the capacity, or a line.
+                let most = (capacity / 64).max(per_line - 1);
+                assert!(
+                    reach - capacity <= most,
+                    "capacity {capacity}: reach {reach}"
+                );
+            }
         }
     }
 }
@@ -194,7 +244,8 @@ fn full_and_empty_match_a_model_across_the_wrap() {
 /// after every pop never both sleep (module docs, "Capacity": whenever a
 /// push fails, the pop that finishes the consumer's line comes before
 /// the ring is empty). Here on one thread: after each failed push, pops
-/// one at a time until a push fits, and the ring is never empty first.
+/// one at a time until a push fits, and the ring is never empty first;
+/// also where the consumer stores `head` only every few lines.
 #[test]
 fn a_failed_push_always_fits_before_the_consumer_finds_the_ring_empty() {
     // Under miri, the capacities around one line, for a few laps.
@@ -203,8 +254,12 @@ fn a_failed_push_always_fits_before_the_consumer_finds_the_ring_empty() {
     } else {
         &[1, 2, 6, 7, 8, 13, 64]
     };
-    for &capacity in capacities {
-        let (mut tx, mut rx) = RingBuffer::<u64>::new(capacity);
+    let rings = capacities
+        .iter()
+        .map(|&capacity| (capacity, 0))
+        .chain(lagging_rings());
+    for (capacity, every) in rings {
+        let (mut tx, mut rx) = lagging_ring(capacity, 0, every);
         let (mut next, mut expected) = (0u64, 0u64);
         for _ in 0..2 * capacity + 10 {
             while tx.push(next).is_ok() {

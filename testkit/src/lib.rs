@@ -10,6 +10,8 @@
 //!   of them hold every item exactly once, in per-producer order.
 //! - [`cpu`]: a thread's own CPU clock ([`thread_cpu_time`]), to show a
 //!   blocked thread parks instead of spinning.
+//! - [`mod@debug_field`]: a number from a value's `Debug`, for layouts that
+//!   are not public API.
 //! - [`gate`]: a start gate that releases threads together ([`StartGate`]).
 //! - [`history`]: a recorder of concurrent calls (per-thread logs, one
 //!   monotonic clock, merged after the run).
@@ -26,6 +28,7 @@
 pub mod conservation;
 pub mod cpu;
 pub mod deadline;
+pub mod debug_field;
 pub mod drops;
 pub mod fifo;
 pub mod gate;
@@ -42,6 +45,7 @@ pub use deadline::{
     DEADLINE, Patience, TimeLimit, one_run_at_a_time, wait_for, wait_for_watching, with_watchdog,
 };
 pub use deadline::{bound, within, within_watching};
+pub use debug_field::debug_field;
 pub use drops::{Counted, DropCounter};
 pub use gate::StartGate;
 pub use rng::Rng;

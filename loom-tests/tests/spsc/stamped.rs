@@ -20,6 +20,7 @@
 
 use hotq_loom_tests::{DropLog, Tracked, model};
 use hotq_spsc::stamped::{Consumer, Producer, RingBuffer};
+use hotq_testkit::debug_field;
 use loom::cell::UnsafeCell;
 use loom::sync::Arc;
 use loom::thread;
@@ -60,20 +61,7 @@ fn pop<T, const WAITS: bool>(rx: &mut Consumer<T, WAITS>) -> T {
 /// (neither is public API): the premise of each model, checked, since
 /// the layout follows the size of the stamp, loom's `AtomicUsize` here.
 fn layout<T>(ring: &RingBuffer<T>) -> (usize, usize) {
-    let text = format!("{ring:?}");
-    let field = |name: &str| -> usize {
-        let from = text
-            .find(&format!("{name}: "))
-            .unwrap_or_else(|| panic!("{text}"))
-            + name.len()
-            + 2;
-        let digits: String = text[from..]
-            .chars()
-            .take_while(char::is_ascii_digit)
-            .collect();
-        digits.parse().unwrap_or_else(|_| panic!("{text}"))
-    };
-    (field("lines"), field("per_line"))
+    (debug_field(ring, "lines"), debug_field(ring, "per_line"))
 }
 
 /// A `u64` item `i`.
@@ -197,6 +185,37 @@ fn stamped_head_once_a_line_orders_the_lap_after() {
         pair,
         (2, 2),
         5,
+    );
+}
+
+/// Seven items two to a line through a ring of 1 whose consumer stores
+/// `head` only every second line, as a large ring's does (`head_every`,
+/// made small enough to explore: reach 4, three lines): the producer
+/// waits with the ring at its reach while the consumer reads the line
+/// that stores nothing, and the seventh item goes into the first line,
+/// whose reads only the store two lines on orders before its write.
+#[test]
+fn stamped_head_every_two_lines_orders_the_lap_after() {
+    model(
+        "stamped_head_every_two_lines_orders_the_lap_after",
+        BOUND,
+        || {
+            let (mut tx, mut rx) = RingBuffer::<Pair>::with_head_every::<false>(1, 0, 2).unwrap();
+            assert_eq!(layout(rx.buffer()), (3, 2));
+            assert_eq!(debug_field(rx.buffer(), "head_every"), 2);
+            let producer = thread::spawn(move || {
+                for i in 0..7 {
+                    push(&mut tx, pair(i));
+                }
+                tx
+            });
+            for i in 0..7 {
+                assert_eq!(pop(&mut rx), pair(i));
+            }
+            let tx = producer.join().unwrap();
+            assert!(rx.is_empty());
+            assert!(tx.slots() >= 1, "{} slots", tx.slots());
+        },
     );
 }
 
@@ -533,6 +552,26 @@ fn stamped_parked_producer_woken_by_a_pop_that_leaves_a_line() {
             }
         },
     );
+}
+
+/// A producer parked for room in a ring whose consumer stores `head`
+/// every second line: the consumer, which only calls `pop`, reads the
+/// whole line that stores nothing while the producer sleeps, and the pop
+/// that enters the next line wakes it (a lost wake-up is a deadlock).
+#[test]
+fn stamped_parked_producer_woken_two_lines_on() {
+    model("stamped_parked_producer_woken_two_lines_on", BOUND, || {
+        let (mut tx, mut rx) = RingBuffer::<Pair>::with_head_every::<true>(1, 0, 2).unwrap();
+        assert_eq!(debug_field(rx.buffer(), "head_every"), 2);
+        thread::spawn(move || {
+            for i in 0..5 {
+                tx.push_timeout(pair(i), super::FOREVER).unwrap();
+            }
+        });
+        for i in 0..5 {
+            assert_eq!(pop(&mut rx), pair(i));
+        }
+    });
 }
 
 /// The async pop (`spsc/src/stamped/future.rs`) pending on an empty

@@ -11,11 +11,13 @@
 //!   state (`WaitSlot::wake_if_waiting`).
 //! - The producer waits for room in `waiters.room`. Its condition is
 //!   `head`; the consumer, after its `Release` store of `head` in
-//!   `Consumer::publish_head` (when it leaves a line), loads the slot's
-//!   state. Once a line is enough: a push fails only while the ring holds
-//!   its reach past `head`, so every item of the consumer's line is
-//!   published, and the consumer finishes that line, and stores `head`,
-//!   without waiting for the producer (module docs, "Capacity").
+//!   `Consumer::publish_head` (when it leaves a line, or every `k`-th line
+//!   of a large ring), loads the slot's state. That is enough: a push
+//!   fails only while the ring holds its reach past `head`, which is `k`
+//!   lines' items − 1 more than the capacity, so every item up to the
+//!   consumer's next store of `head` is published, and the consumer gets
+//!   there, and stores `head`, without waiting for the producer (module
+//!   docs, "Capacity").
 //! - Each half's drop stores `abandoned`, then loads the other's slot's
 //!   state.
 //!

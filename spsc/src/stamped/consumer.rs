@@ -97,7 +97,9 @@ impl<T, const WAITS: bool> Consumer<T, WAITS> {
         if self.at.step(&self.ring) {
             // A new line: its stamp is not loaded yet.
             self.ready = self.at.index;
-            self.publish_head();
+            if self.ring.stores_head_at(self.at.line) {
+                self.publish_head();
+            }
         } else if !RingBuffer::<T>::LAZY_HEAD {
             self.publish_head();
         }
@@ -105,7 +107,8 @@ impl<T, const WAITS: bool> Consumer<T, WAITS> {
     }
 
     /// Tells the producer that the items below `at.index` are read: on
-    /// entering a line, not at every pop (`RingBuffer::head` says why).
+    /// entering a line (every `head_every`-th line of a large ring), not at
+    /// every pop (`RingBuffer::head` says why).
     #[inline(always)]
     fn publish_head(&self) {
         // Release pairs with the producer's Acquire load of `head` in
@@ -113,7 +116,7 @@ impl<T, const WAITS: bool> Consumer<T, WAITS> {
         // happen before their slots' next writes.
         self.ring.head.store(self.at.index, Ordering::Release);
         // A producer blocked in `push_timeout` waits on `head`: a load and
-        // a branch when nobody waits, once a line (`stamped/blocking.rs`),
+        // a branch when nobody waits, once a line or less (`stamped/blocking.rs`),
         // on rings made for waits only (as `Producer::push`).
         if WAITS {
             self.ring.waiters.room.wake_if_waiting();

@@ -34,8 +34,8 @@
 //! | layout | contiguous slots (rtrb's) | lines of 64 bytes: a stamp, then the items that fit |
 //! | the consumer learns of a new item from | the producer's `tail`, a line of its own | the stamp, in the line it reads the item from |
 //! | lines moved per item while the consumer keeps up | two (`tail`'s and the item's) | one |
-//! | lines moved per item while the ring runs full | two (`head`'s, the item's) | `head`'s once a line |
-//! | capacity | exact | at least: up to a line's items − 1 more ("Capacity") |
+//! | lines moved per item while the ring runs full | two (`head`'s, the item's) | `head`'s once a line, or once every 2–64 lines in a large ring |
+//! | capacity | exact | at least: up to a line's items − 1 more, or under 1/64 of the capacity more in a large ring ("Capacity") |
 //! | blocking waits (`push_timeout`, `pop_timeout`, deadlines) | yes | on a ring made by [`RingBuffer::with_waits`] |
 //! | async waits (`push_async`, `pop_async`) | yes, and `Stream`, `wait_items_async`, ... | `push_async` and `pop_async`, on a ring made by [`RingBuffer::with_waits`] |
 //! | chunks, slices, `io` | yes | no: single items |
@@ -52,12 +52,17 @@
 //! A push fails only while the ring holds at least `capacity` items,
 //! counting every pop that happened before it; it may succeed up to a
 //! line's items − 1 beyond (6 more `u64`s, 55 more `u8`s; none for items
-//! of 57 bytes or more, or zero-sized ones). [`Producer::slots`] counts
-//! the same way. So a producer that waits for room is woken by the
-//! consumer's pops as with an exact ring: whenever a push fails, the ring
-//! holds at least `capacity` items and the consumer's line is full, so
-//! the pop that finishes that line, which comes before the ring can be
-//! empty, makes room.
+//! of 57 bytes or more, or zero-sized ones). A ring whose capacity fills
+//! more than 128 lines (896 `u64`s) and whose lines are a power of two
+//! bytes long stores `head` only every `k` lines, `k` the largest power
+//! of two up to 1/64 of its lines, at most 64 (2 for 1,000 `u64`s, 64 from
+//! 28,672): it may then succeed up to `k` lines' items − 1 beyond, under
+//! 1/64 of the capacity (447 more `u64`s in a ring of 65,536).
+//! [`Producer::slots`] counts the same way. So a producer that waits for
+//! room is woken by the consumer's pops as with an exact ring: whenever a
+//! push fails, the ring holds at least `capacity` items and every item up
+//! to the consumer's next store of `head` is in it, so the pop that makes
+//! that store, which comes before the ring can be empty, makes room.
 //!
 //! ```
 //! use hotq_spsc::stamped::RingBuffer;
@@ -79,15 +84,20 @@
 //! at every load; an exact ring stores `head` at every pop, so the line
 //! crosses between the cores twice per item, and the consumer's stores
 //! queue behind each crossing. This ring stores `head` when the consumer
-//! leaves a line: once per line. See "Measured".
+//! leaves a line: once per line. A large ring stores it every `k` lines:
+//! its producer, once it has found the ring full, then fills `k` lines at
+//! a time, that far behind the consumer, instead of the line behind it,
+//! and a stream that runs full moves faster (capacity 65,536, no work:
+//! `docs/performance.md`, "`head` once per 64 lines"). See "Measured".
 //!
 //! # Design
 //!
 //! The producer keeps Rigtorp's cached copy of the consumer's `head`
 //! (reloaded only when the copy says full), as [`crate::RingBuffer`] does;
 //! `head` is the first item of the consumer's line, stored when the
-//! consumer enters the line, so the producer may fill up to
-//! `capacity + PER_LINE − 1` items past it ("Capacity").
+//! consumer enters the line (every `k`-th line of a large ring), so the
+//! producer may fill up to `capacity + k × PER_LINE − 1` items past it
+//! ("Capacity").
 //! The consumer does not read a shared `tail`: each line of the storage
 //! begins with a *stamp*, the free-running index + 1 of the last item
 //! published in that line, stored by the producer with `Release` after it
@@ -102,7 +112,7 @@
 //! Stamps are free-running indices, so a stamp left from an earlier lap
 //! is never above the index the consumer waits for: "`stamp > index`"
 //! (wrapping) is exactly "item `index` is published". The ring holds at
-//! most `capacity + PER_LINE − 1` items past `head` and its storage a line
+//! most `capacity + k × PER_LINE − 1` items past `head` and its storage a line
 //! more than that needs, so the producer never writes a slot whose item
 //! the consumer has not read, nor, while the ring runs full, anywhere in
 //! the line the consumer reads (or the line beside it): a stamp never runs
@@ -126,7 +136,7 @@
 //! futures as [`crate::RingBuffer`]'s (they yield first while that pays,
 //! then register the task's waker), woken by the same checks. Its try path pays for
 //! them: after each stamp the producer checks whether a consumer waits,
-//! and after each store of `head` (once a line) the consumer checks
+//! and after each store of `head` (once a line or less) the consumer checks
 //! whether a producer waits, a load and a branch each, behind a compiler
 //! barrier that keeps the load after the store. That is 39.5 → 42.9
 //! instructions per push and pop (callgrind, the report's `hot_path`;
@@ -179,10 +189,14 @@
 //! same work on both sides of a ring of 65536, 0.68–0.87 × (with no work
 //! there, [`crate::RingBuffer`] ran at 2.6 × this ring); and the default
 //! report's single-item row at capacity
-//! 1024 read 0.75 × the best peer there (1.39 × on the first VM). A push
-//! and a pop take 39.5 instructions together
-//! on the uncontended path (callgrind, in the ring's own contender binary;
-//! rtrb 56, [`crate::RingBuffer`] 44).
+//! 1024 read 0.75 × the best peer there (1.39 × on the first VM). Since
+//! a large ring stores `head` every few lines ("Capacity"; 2026-12-07),
+//! the grid's cells driven through the contender binaries (three passes,
+//! not the report) read 144 of 144 at 1.0 × or more, the median cell 1.72
+//! (138 and 1.62 before, in the same run). A push and a pop take 40.1
+//! instructions together on the uncontended path (39.5 with `head` at
+//! every line; callgrind, in the ring's own contender binary; rtrb 56,
+//! [`crate::RingBuffer`] 44).
 
 #[cfg(feature = "std")]
 mod blocking;

@@ -45,7 +45,8 @@ impl<T, const WAITS: bool> Producer<T, WAITS> {
     /// Appends `value`, or gives it back in [`PushError::Full`] when the
     /// ring is full: never while it holds fewer than `capacity` items
     /// (counting every pop that happened before this call), and at the
-    /// latest when it holds `capacity` + a line's items − 1 (module docs,
+    /// latest when it holds `capacity` + a line's items − 1, or under 1/64
+    /// of the capacity more in a ring of more than 128 lines (module docs,
     /// "Capacity").
     ///
     /// ```
@@ -104,7 +105,8 @@ impl<T, const WAITS: bool> Producer<T, WAITS> {
 
     /// How many items could be pushed now (reloads the consumer's `head`):
     /// at least `capacity` minus the items the ring holds, and up to a
-    /// line's items − 1 more (module docs, "Capacity"). What the consumer
+    /// line's items − 1 more, or under 1/64 of the capacity more in a
+    /// large ring (module docs, "Capacity"). What the consumer
     /// did before popping the items it freed is visible to this thread.
     ///
     /// ```

@@ -49,12 +49,13 @@ use crate::wait::{Waiters, barrier};
 pub struct RingBuffer<T> {
     /// Free-running index of the first item of the line the consumer
     /// reads: the consumer has read every item below it, and is at most
-    /// [`PER_LINE`](Self::PER_LINE) − 1 items past it. Written only by
-    /// the consumer, with `Release`, when it leaves a line (at every pop
-    /// where a line holds one item, or where items are zero-sized). Once a
-    /// line, not once an item: a producer that polls a full ring takes
-    /// this line from the consumer's core at each load, and the consumer
-    /// must take it back for its next store (module docs, "Capacity").
+    /// `head_every` lines' items − 1 past it. Written only by the
+    /// consumer, with `Release`, when it enters a line whose offset from
+    /// `storage` `head_mask` clears (every line where `head_every` is 1;
+    /// at every pop where items are zero-sized). Once a line or less, not
+    /// once an item: a producer that polls a full ring takes this line
+    /// from the consumer's core at each load, and the consumer must take
+    /// it back for its next store (module docs, "Capacity").
     pub(super) head: CachePadded<AtomicUsize>,
     /// The first line. Each line starts with its stamp, an `AtomicUsize`
     /// initialised to the starting index: the index + 1 of the last item
@@ -63,6 +64,12 @@ pub struct RingBuffer<T> {
     storage: NonNull<u8>,
     /// One past the last line.
     end: NonNull<u8>,
+    /// Where the consumer stores `head`: on entering a line whose byte
+    /// offset from `storage` has no bit of this mask set. 0 (every line)
+    /// where [`head_every`] is 1; else `head_every * LINE_BYTES - 1`, with
+    /// `LINE_BYTES` a power of two, so that every `head_every`-th line
+    /// (and the first, after the wrap) clears it.
+    head_mask: usize,
     /// How many lines the storage has, at least one.
     lines: usize,
     /// The fewest items the ring takes before a push fails.
@@ -85,7 +92,7 @@ pub struct RingBuffer<T> {
     /// Where each half waits for the other in the blocking calls
     /// (`stamped/blocking.rs`); untouched by the try path but for one load
     /// after each publish: of `items`' state after each stamp, of `room`'s
-    /// after each store of `head` (once a line). Each slot on cache lines
+    /// after each store of `head` (once a line or less). Each slot on cache lines
     /// of its own, apart from the fields above.
     pub(super) waiters: Waiters,
     /// The ring owns `T`s (for the drop check).
@@ -132,7 +139,8 @@ impl<T> RingBuffer<T> {
         (Self::ITEMS_AT + Self::PER_LINE * size_of::<T>()).next_multiple_of(Self::ALIGN);
 
     /// Creates a ring that takes at least `capacity` items before a push
-    /// fails (up to a line's items − 1 more: module docs, "Capacity"), and
+    /// fails (up to a line's items − 1 more, or under 1/64 of the capacity
+    /// more in a large ring: module docs, "Capacity"), and
     /// returns its two halves.
     ///
     /// # Panics
@@ -254,10 +262,44 @@ impl<T> RingBuffer<T> {
         Self::starting_at(capacity, index)
     }
 
+    /// As [`with_initial_index`](Self::with_initial_index) (made for waits
+    /// where `WAITS`), with the consumer storing `head` every `every` lines
+    /// instead of as [`head_every`] chooses for the capacity: lets
+    /// the loom models check a lag of more than a line in a ring small
+    /// enough to explore. `every` must be a power of two, and 1 where the
+    /// items are zero-sized or a line is not a power of two bytes long. Not
+    /// part of the stable API: only with the `test-hooks` feature.
+    #[cfg(feature = "test-hooks")]
+    #[doc(hidden)]
+    #[allow(clippy::type_complexity)]
+    pub fn with_head_every<const WAITS: bool>(
+        capacity: usize,
+        index: usize,
+        every: usize,
+    ) -> Result<(Producer<T, WAITS>, Consumer<T, WAITS>), CapacityError> {
+        assert!(
+            every.is_power_of_two()
+                && (every == 1 || (Self::LAZY_HEAD && Self::LINE_BYTES.is_power_of_two())),
+            "`head` every {every} lines: not for this ring"
+        );
+        Self::laid_out(capacity, index, every)
+    }
+
     #[allow(clippy::type_complexity)]
     fn starting_at<const WAITS: bool>(
         capacity: usize,
         index: usize,
+    ) -> Result<(Producer<T, WAITS>, Consumer<T, WAITS>), CapacityError> {
+        Self::laid_out(capacity, index, head_every::<T>(capacity))
+    }
+
+    /// As `starting_at`, with the consumer storing `head` every `every`
+    /// lines (a power of two; 1 where `head_every` would say 1).
+    #[allow(clippy::type_complexity)]
+    fn laid_out<const WAITS: bool>(
+        capacity: usize,
+        index: usize,
+        every: usize,
     ) -> Result<(Producer<T, WAITS>, Consumer<T, WAITS>), CapacityError> {
         // Wrapping comparisons of indices need the ring to hold fewer than
         // 2^(usize::BITS - 1) items, which the byte limit below gives for
@@ -277,7 +319,7 @@ impl<T> RingBuffer<T> {
         // 2-core VM, 2026-12-06): no work, capacity 1024, 336 M items/s
         // against 129 with the producer writing right behind the consumer;
         // level elsewhere.
-        let reach = capacity + slack::<T>(capacity);
+        let reach = capacity + slack::<T>(capacity, every);
         let lines = reach.div_ceil(Self::PER_LINE) + 1;
         let layout = lines
             .checked_mul(Self::LINE_BYTES)
@@ -303,6 +345,11 @@ impl<T> RingBuffer<T> {
             head: CachePadded::new(AtomicUsize::new(index)),
             storage,
             end,
+            head_mask: if every == 1 {
+                0
+            } else {
+                every * Self::LINE_BYTES - 1
+            },
             lines,
             capacity,
             reach,
@@ -333,7 +380,8 @@ impl<T> RingBuffer<T> {
     }
 
     /// The fewest items the ring takes before a push fails (it may take
-    /// up to a line's items − 1 more: module docs, "Capacity").
+    /// up to a line's items − 1 more, or under 1/64 of the capacity more in
+    /// a large ring: module docs, "Capacity").
     ///
     /// ```
     /// use hotq_spsc::stamped::RingBuffer;
@@ -395,6 +443,13 @@ impl<T> RingBuffer<T> {
         self.access.claim(number, 1)
     }
 
+    /// Whether the consumer stores `head` on entering `line` (see
+    /// `head_mask`).
+    #[inline(always)]
+    pub(super) fn stores_head_at(&self, line: NonNull<u8>) -> bool {
+        (line.as_ptr() as usize).wrapping_sub(self.storage.as_ptr() as usize) & self.head_mask == 0
+    }
+
     fn line_number(&self, line: NonNull<u8>) -> usize {
         (line.as_ptr() as usize - self.storage.as_ptr() as usize) / Self::LINE_BYTES
     }
@@ -441,15 +496,43 @@ impl<T> RingBuffer<T> {
     }
 }
 
+/// The most lines the consumer reads between two stores of `head`.
+pub(super) const MAX_HEAD_EVERY: usize = 64;
+
+/// How many lines the consumer reads between two stores of `head` in a
+/// ring of `capacity` `T`s: one, or where the capacity fills more than 128
+/// lines (and a line is a power of two bytes long), the largest power of
+/// two up to 1/64 of them, at most [`MAX_HEAD_EVERY`]. So `head`'s lag,
+/// which a full ring's producer must leave free, stays under 1/64 of the
+/// capacity (module docs, "Capacity"), and a producer that fills a large
+/// full ring writes that far behind the consumer instead of in the line
+/// behind it. A/B in `docs/performance.md`, "`head` once per 64 lines".
+pub(super) const fn head_every<T>(capacity: usize) -> usize {
+    if !RingBuffer::<T>::LAZY_HEAD || !RingBuffer::<T>::LINE_BYTES.is_power_of_two() {
+        return 1;
+    }
+    let k = capacity / RingBuffer::<T>::PER_LINE / 64;
+    if k <= 1 {
+        1
+    } else {
+        let k = 1 << k.ilog2();
+        if k > MAX_HEAD_EVERY {
+            MAX_HEAD_EVERY
+        } else {
+            k
+        }
+    }
+}
+
 /// How many items past `capacity` a ring of `T`s may hold: `head` lags
-/// the consumer by up to a line's items − 1 (none where a line holds one
-/// item, or for zero-sized items, whose `head` goes up at every pop). A
-/// ring of 0 stays always full.
-pub(super) const fn slack<T>(capacity: usize) -> usize {
+/// the consumer by up to `every` lines' items − 1 (none where a line
+/// holds one item and `every` is 1, or for zero-sized items, whose `head`
+/// goes up at every pop). A ring of 0 stays always full.
+pub(super) const fn slack<T>(capacity: usize, every: usize) -> usize {
     if capacity == 0 || !RingBuffer::<T>::LAZY_HEAD {
         0
     } else {
-        RingBuffer::<T>::PER_LINE - 1
+        every * RingBuffer::<T>::PER_LINE - 1
     }
 }
 
@@ -528,6 +611,7 @@ impl<T> fmt::Debug for RingBuffer<T> {
             .field("reach", &self.reach)
             .field("lines", &self.lines)
             .field("per_line", &Self::PER_LINE)
+            .field("head_every", &(self.head_mask / Self::LINE_BYTES + 1))
             .finish_non_exhaustive()
     }
 }
