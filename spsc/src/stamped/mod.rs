@@ -191,9 +191,11 @@
 //! report's single-item row at capacity
 //! 1024 read 0.75 × the best peer there (1.39 × on the first VM). Since
 //! a large ring stores `head` every few lines ("Capacity"; 2026-12-07),
-//! the grid's cells driven through the contender binaries (three passes,
-//! not the report) read 144 of 144 at 1.0 × or more, the median cell 1.72
-//! (138 and 1.62 before, in the same run). A push and a pop take 40.1
+//! the grid in the report read 133 cells met, none missed, 11 undecided,
+//! the median cell 1.78 (one run; 127 / 6 / 11 and 1.63 before), and
+//! driven through the contender binaries (three passes) 144 of 144 at
+//! 1.0 × or more, the median cell 1.72 (138 and 1.62 before, in the same
+//! run). A push and a pop take 40.1
 //! instructions together on the uncontended path (39.5 with `head` at
 //! every line; callgrind, in the ring's own contender binary; rtrb 56,
 //! [`crate::RingBuffer`] 44).
