@@ -119,6 +119,11 @@ macro_rules! select_macro_rounds {
         fn $data_and_control(items: u64) {
             let (data, rx) = $krate::bounded(CAPACITY);
             let (ctl, ctl_rx) = $krate::bounded(1);
+            // The data sender lives until the scope ends (the thread
+            // borrows it): dropped with the thread, it would disconnect
+            // `rx`, and a select that saw the empty, disconnected `rx` ready
+            // before `ctl_rx` would take its `Err` for an item.
+            let data = &data;
             thread::scope(|s| {
                 s.spawn(move || {
                     (0..items).for_each(|i| data.send(i).unwrap());
@@ -174,6 +179,8 @@ select_macro_rounds!(
 fn flume_data_and_control(items: u64) {
     let (data, rx) = flume::bounded(CAPACITY);
     let (ctl, ctl_rx) = flume::bounded(1);
+    // As in `select_macro_rounds!`: `rx` stays connected.
+    let data = &data;
     thread::scope(|s| {
         s.spawn(move || {
             (0..items).for_each(|i| data.send(i).unwrap());
