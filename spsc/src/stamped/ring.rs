@@ -126,6 +126,12 @@ impl<T> RingBuffer<T> {
     /// index space each (its `head` goes up at every pop instead).
     pub(super) const LAZY_HEAD: bool = size_of::<T>() != 0;
 
+    /// Whether `head` may be stored less than once a line ([`head_every`]
+    /// above 1): where it is stored lazily at all, and a line is a power of
+    /// two bytes long, so that one mask (`head_mask`) finds every `k`-th
+    /// line.
+    const HEAD_MAY_SKIP_LINES: bool = Self::LAZY_HEAD && Self::LINE_BYTES.is_power_of_two();
+
     /// A line's alignment: a cache line, or `T`'s if larger.
     const ALIGN: usize = if align_of::<T>() > 64 {
         align_of::<T>()
@@ -278,8 +284,7 @@ impl<T> RingBuffer<T> {
         every: usize,
     ) -> Result<(Producer<T, WAITS>, Consumer<T, WAITS>), CapacityError> {
         assert!(
-            every.is_power_of_two()
-                && (every == 1 || (Self::LAZY_HEAD && Self::LINE_BYTES.is_power_of_two())),
+            every.is_power_of_two() && (every == 1 || Self::HEAD_MAY_SKIP_LINES),
             "`head` every {every} lines: not for this ring"
         );
         Self::laid_out(capacity, index, every)
@@ -508,7 +513,7 @@ pub(super) const MAX_HEAD_EVERY: usize = 64;
 /// full ring writes that far behind the consumer instead of in the line
 /// behind it. A/B in `docs/performance.md`, "`head` once per 64 lines".
 pub(super) const fn head_every<T>(capacity: usize) -> usize {
-    if !RingBuffer::<T>::LAZY_HEAD || !RingBuffer::<T>::LINE_BYTES.is_power_of_two() {
+    if !RingBuffer::<T>::HEAD_MAY_SKIP_LINES {
         return 1;
     }
     let k = capacity / RingBuffer::<T>::PER_LINE / 64;
