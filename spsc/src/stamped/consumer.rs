@@ -88,11 +88,12 @@ impl<T, const WAITS: bool> Consumer<T, WAITS> {
         if !self.published() {
             return Err(PopError::Empty);
         }
-        let claim = self.ring.claim(self.at.line, self.at.slot);
+        let slot = self.at.slot::<T>();
+        let claim = self.ring.claim(self.at.line, slot);
         // SAFETY: the stamp covers item `at.index` (`published`), so its
         // slot holds an initialised `T`, which the producer does not touch
         // again until `head` passes it; it is moved out here, once.
-        let value = unsafe { RingBuffer::<T>::item(self.at.line, self.at.slot).read() };
+        let value = unsafe { RingBuffer::<T>::item(self.at.line, slot).read() };
         claim.end();
         if self.at.step(&self.ring) {
             // A new line: its stamp is not loaded yet.
@@ -139,11 +140,12 @@ impl<T, const WAITS: bool> Consumer<T, WAITS> {
         if !self.published() {
             return Err(PeekError::Empty);
         }
-        let claim = self.ring.claim(self.at.line, self.at.slot);
+        let slot = self.at.slot::<T>();
+        let claim = self.ring.claim(self.at.line, slot);
         // SAFETY: as in `pop`; the item stays in the ring, and the producer
         // cannot overwrite it while `head` is below it, which it stays for
         // as long as this borrow of the consumer lasts.
-        let item = unsafe { &*RingBuffer::<T>::item(self.at.line, self.at.slot) };
+        let item = unsafe { &*RingBuffer::<T>::item(self.at.line, slot) };
         claim.end();
         Ok(item)
     }
@@ -154,7 +156,7 @@ impl<T, const WAITS: bool> Consumer<T, WAITS> {
     /// word). `ahead` is below the capacity; a line that still holds the
     /// last lap's items has a stamp below the index, which says no.
     pub(super) fn published_ahead(&self, ahead: usize) -> bool {
-        let lines = (self.at.slot + ahead) / RingBuffer::<T>::PER_LINE;
+        let lines = (self.at.slot::<T>() + ahead) / RingBuffer::<T>::PER_LINE;
         let line = self.ring.line_after(self.at.line, lines);
         let stamp = self.ring.stamp(line).load(Ordering::Relaxed);
         covers(stamp, self.at.index.wrapping_add(ahead))
@@ -237,7 +239,7 @@ impl<T, const WAITS: bool> Drop for Consumer<T, WAITS> {
         // SAFETY: `drop` runs once and nothing uses `self.ring` after this
         // take: the ring is released exactly once, here.
         let ring = unsafe { ManuallyDrop::take(&mut self.ring) };
-        RingBuffer::consumer_gone(ring, self.at.index, self.at.line, self.at.slot);
+        RingBuffer::consumer_gone(ring, self.at.index, self.at.line, self.at.slot::<T>());
     }
 }
 

@@ -138,8 +138,8 @@
 //! them: after each stamp the producer checks whether a consumer waits,
 //! and after each store of `head` (once a line or less) the consumer checks
 //! whether a producer waits, a load and a branch each, behind a compiler
-//! barrier that keeps the load after the store. That is 39.5 → 42.9
-//! instructions per push and pop (callgrind, the report's `hot_path`;
+//! barrier that keeps the load after the store. That was 39.5 → 42.9
+//! instructions per push and pop when measured (callgrind, the report's `hot_path`;
 //! 34.2 → 37.5 in a loop over `&mut` halves), and with a `compiler_fence`
 //! as that barrier it ran 8-20 % slower in the regime grid's cells with
 //! producer work (`docs/performance.md`), so a ring made by [`RingBuffer::new`] has no
@@ -195,10 +195,16 @@
 //! the median cell 1.78 (one run; 127 / 6 / 11 and 1.63 before), and
 //! driven through the contender binaries (three passes) 144 of 144 at
 //! 1.0 × or more, the median cell 1.72 (138 and 1.62 before, in the same
-//! run). A push and a pop take 40.1
-//! instructions together on the uncontended path (39.5 with `head` at
-//! every line; callgrind, in the ring's own contender binary; rtrb 56,
-//! [`crate::RingBuffer`] 44).
+//! run). A push and a pop take 49.4
+//! instructions together on the uncontended path (callgrind, in the
+//! ring's own contender binary; rtrb 56, [`crate::RingBuffer`] 44): 40.1
+//! before each half kept its line's end instead of its place in the line
+//! (2026-12-07), the extra ones spills in that count's loop, which holds
+//! both halves. That change took the report's single-item loop, which
+//! keeps each half in memory, from 136-160 to 211-232 M items/s at
+//! capacity 1024 (rtrb 178-205), and 128-134 to 139-141 grid cells at
+//! 1.0 × the best peer or more, over three A/B runs
+//! (`docs/performance.md`, "One store per step").
 
 #[cfg(feature = "std")]
 mod blocking;

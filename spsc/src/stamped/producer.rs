@@ -73,21 +73,21 @@ impl<T, const WAITS: bool> Producer<T, WAITS> {
             }
         }
         let line = self.at.line;
-        let claim = self.ring.claim(line, self.at.slot);
+        let slot = self.at.slot::<T>();
+        let claim = self.ring.claim(line, slot);
         // SAFETY: `index < head + reach`, and the lines hold a line more
         // than `reach` items, so the item this slot held before lies below
         // `head`: the consumer has read it (or the slot never held
         // anything), and nobody else touches the slot until the stamp
         // below publishes it.
-        unsafe { RingBuffer::<T>::item(line, self.at.slot).write(value) };
+        unsafe { RingBuffer::<T>::item(line, slot).write(value) };
         claim.end();
-        self.at.index = self.at.index.wrapping_add(1);
         // Release pairs with the consumer's Acquire load of the stamp in
         // `Consumer::pop` and `peek`: our write of the item happens before
         // its read.
         self.ring
             .stamp(line)
-            .store(self.at.index, Ordering::Release);
+            .store(self.at.index.wrapping_add(1), Ordering::Release);
         // A consumer blocked in `pop_timeout` waits on this stamp: a load
         // and a branch when nobody waits (`stamped/blocking.rs`), on rings
         // made for waits only (a constant: the try-only ring has no trace
@@ -95,11 +95,7 @@ impl<T, const WAITS: bool> Producer<T, WAITS> {
         if WAITS {
             self.ring.waiters.items.wake_if_waiting();
         }
-        self.at.slot += 1;
-        if self.at.slot == RingBuffer::<T>::PER_LINE {
-            self.at.slot = 0;
-            self.at.line = self.ring.next_line(line);
-        }
+        self.at.step(&self.ring);
         Ok(())
     }
 

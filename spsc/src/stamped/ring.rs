@@ -377,7 +377,7 @@ impl<T> RingBuffer<T> {
             waiters: Waiters::new(WAITS && barrier::available()),
             _items: PhantomData,
         });
-        let start = Place::start(index, storage);
+        let start = Place::start::<T>(index, storage);
         Ok((
             Producer::new(Arc::clone(&ring), start, index.wrapping_add(reach)),
             Consumer::new(ring, start),
@@ -550,22 +550,20 @@ impl<T> Drop for RingBuffer<T> {
         let line_number = self.head_line_at_drop.load(Ordering::Relaxed);
         // SAFETY: the consumer stored the number of one of the lines.
         let line = unsafe { self.storage.add(line_number * Self::LINE_BYTES) };
-        let mut at = Place {
-            index: head,
-            slot: self.head_slot_at_drop.load(Ordering::Relaxed),
-            line,
-        };
+        let slot = self.head_slot_at_drop.load(Ordering::Relaxed);
+        let mut at = Place::at::<T>(head, slot, line);
         // Drops the items `head..tail`, first to last. If a destructor
         // panics the panic goes on (the guard still frees the storage) and
         // the items after it leak: dropping them during the unwind would
         // abort at the next destructor that panics.
         let _free = FreeStorage(self);
         while at.index != tail {
-            let claim = self.claim(at.line, at.slot);
+            let slot = at.slot::<T>();
+            let claim = self.claim(at.line, slot);
             // SAFETY: item `at.index` was published and not read, so its
             // slot holds an initialised `T` that nothing else can reach;
             // it is dropped here, once.
-            unsafe { ptr::drop_in_place(Self::item(at.line, at.slot)) };
+            unsafe { ptr::drop_in_place(Self::item(at.line, slot)) };
             claim.end();
             at.step(self);
         }
