@@ -195,7 +195,12 @@
 //! the median cell 1.78 (one run; 127 / 6 / 11 and 1.63 before), and
 //! driven through the contender binaries (three passes) 144 of 144 at
 //! 1.0 × or more, the median cell 1.72 (138 and 1.62 before, in the same
-//! run). A push and a pop take 49.4
+//! run). After each half kept its line's end instead of its place
+//! (2026-12-08), two runs of the grid in the report read 125 and 127
+//! cells met, 1 and 3 missed (no work at 65536, 0.75-0.80 × rtrb, and 16
+//! steps on each side, 0.94-0.95 × ringbuf), the median cell 1.51 and
+//! 1.62, with the peers 4-6 % faster than in the run before and the ring
+//! 1-2 % slower, cell by cell. A push and a pop take 49.4
 //! instructions together on the uncontended path (callgrind, in the
 //! ring's own contender binary; rtrb 56, [`crate::RingBuffer`] 44): 40.1
 //! before each half kept its line's end instead of its place in the line
