@@ -115,7 +115,7 @@ pub(crate) use batch::FrontDrain;
 /// `report --suite mpmc`, 2026-12-05, two runs each, hotq-mpmc ÷
 /// `ArrayQueue`: 1P1C 1.02 and 1.06 without, 1.25 and 1.74 with; 2P2C 1.04
 /// and 1.11 without, 1.26 and 1.34 with. In the full default runs since,
-/// 1.02–1.12 (docs/performance.md, "The goals still missed").
+/// 1.02–1.12 (docs/goals-missed.md, "The goals still missed").
 const PREFETCH_BYTES: usize = 2048;
 
 /// The largest ring, in bytes of slots, whose consumers prefetch. Beyond
@@ -127,7 +127,7 @@ const PREFETCH_BYTES: usize = 2048;
 /// 1 of consumer work) 15.6–20.4 ÷ 27.3–28.3 at 16,384 slots (256 KiB)
 /// and 65,536 (1 MiB), level at 1,024 and 4,096 (16 and 64 KiB); where
 /// the consumer keeps up or falls behind, 54–68 ÷ 45–54 at 1,024, and
-/// level or worse beyond 64 KiB (docs/performance.md, "The MPMC regime
+/// level or worse beyond 64 KiB (docs/mpmc-regime-grid.md, "The MPMC regime
 /// grid").
 const PREFETCH_RING_BYTES: usize = 64 * 1024;
 

@@ -24,7 +24,7 @@
 # machine; 5 passes over 96 cells take about 90 s on the 2-core VM.
 #
 # 2026-12-07: the stamped ring with and without its consumer's prefetch
-# (docs/performance.md, "The stamped ring's prefetch goes").
+# (docs/spsc-regime-grid.md, "The stamped ring's prefetch goes").
 set -euo pipefail
 [ $# -ge 4 ] || { sed -n 2,24p "$0"; exit 2; }
 PASSES=$1; shift

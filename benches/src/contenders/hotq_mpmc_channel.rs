@@ -179,7 +179,7 @@ impl BatchRx {
 /// (`send`) and receivers taking up to [`BATCH`] at a time (`recv_many`):
 /// events from many sources drained in batches, the shape in which a
 /// batch receive once kept pace with its senders and slowed them five-fold
-/// (docs/performance.md, "A batch receive that keeps pace").
+/// (docs/goals-missed.md, "A batch receive that keeps pace").
 pub struct HotqMpmcChannelRecvMany;
 
 impl Channel for HotqMpmcChannelRecvMany {

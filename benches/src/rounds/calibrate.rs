@@ -8,7 +8,7 @@
 //! takes the fixed part for a slow rate and stays short: until
 //! 2026-12-07 the unicast rounds were 29k–121k events, 0.1–0.5 ms of
 //! events in a 10.7 ms run, and read the start-up, not the ring
-//! (docs/performance.md, "The runs of 2026-12-07 14:42 and 14:47 UTC").
+//! (docs/goals-missed.md, "The runs of 2026-12-07 14:42 and 14:47 UTC").
 //! So the first run is not timed, and the fit is corrected until a run
 //! lasts half the budget.
 

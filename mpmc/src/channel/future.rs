@@ -103,7 +103,7 @@ impl<T> Future for SendFut<'_, T> {
         // The value stays in the future between the tries (taken, and put
         // back when the try fails): moved out to the poll's frame and back,
         // it halved the async sends at 4P4C (22 against 49–53 M items/s,
-        // docs/performance.md, "One poll step for the four futures").
+        // docs/goals-missed.md, "One poll step for the four futures").
         let (sender, value) = (this.sender, &mut this.value);
         shared.send_waiters.poll_wait(&mut this.waiter, cx, || {
             let Some(v) = value.take() else {

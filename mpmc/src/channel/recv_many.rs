@@ -140,7 +140,7 @@ impl<T> Receiver<T> {
     /// (or waits for the first item, as [`recv`](Self::recv) does). A
     /// receiver that took each item as it came would stay on the heels of
     /// senders that send one at a time, reading the lines they write, and
-    /// slow them (five-fold, in docs/performance.md, "A batch receive that
+    /// slow them (five-fold, in docs/goals-missed.md, "A batch receive that
     /// keeps pace"). An item so reaches it up to about a microsecond later
     /// than it reaches [`recv`](Self::recv).
     ///
@@ -274,7 +274,7 @@ impl<T> Receiver<T> {
     /// does.
     /// With 4 senders and 4 receivers on a 2-thread tokio runtime it took
     /// the receivers from 11 to 66 M items/s at limit 256, where `recv_async`
-    /// ran at 62 (docs/performance.md, "An async batch receive that keeps
+    /// ran at 62 (docs/goals-missed.md, "An async batch receive that keeps
     /// pace").
     ///
     /// ```
@@ -329,7 +329,7 @@ impl<T> Receiver<T> {
     /// (`min(limit, capacity / 2)`); one Relaxed stamp load, as there.
     /// (An async one holds on for `batch_ready`: taking a whole batch at
     /// once there put `recv_many_async(16)` behind single-item senders,
-    /// 1P1C 52.9 → 43.8 M items/s; docs/performance.md, "A whole batch,
+    /// 1P1C 52.9 → 43.8 M items/s; docs/goals-missed.md, "A whole batch,
     /// taken at once".)
     fn whole_batch(&self, limit: usize) -> bool {
         self.shared

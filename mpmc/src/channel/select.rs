@@ -13,7 +13,7 @@
 //! pace with its producer parked and was woken for every few items: at
 //! 1.8 M items/s against 10.0 with it (data and control channels, 20,000
 //! items after 100 ms idle, 2-core VM, 2026-12-06, one set of 10 rounds;
-//! docs/performance.md, "The selects"). Then it
+//! docs/goals-missed.md, "The selects"). Then it
 //! puts one entry per operation on that operation's waiting list (a
 //! receive on the channel's receivers' list, a send on its senders'),
 //! every entry sharing one wake-once token (`context.rs`), then tries

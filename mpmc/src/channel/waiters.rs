@@ -244,7 +244,7 @@ impl Waiters {
     ///
     /// Inlined into each future's poll, beside its try: called, the
     /// async `reserve` at 1P1C read 32 M items/s against 46–52 in the
-    /// report's contender binary (2026-12-07, docs/performance.md, "One
+    /// report's contender binary (2026-12-07, docs/goals-missed.md, "One
     /// poll step for the four futures").
     #[inline(always)]
     pub(crate) fn poll_wait<R>(

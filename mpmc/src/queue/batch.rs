@@ -82,7 +82,7 @@ use crate::sync::{Backoff, Ordering, Position, fence, prefetch_read};
 /// missed one line at a time, and the scan's stamp load took 77 % of a
 /// batch consumer's samples (`perf record`, blocking `send_many` +
 /// `recv_many` of 256, capacity 1024, 1P1C). Measured against no prefetch,
-/// the whole run at once and this distance: docs/performance.md, "A batch
+/// the whole run at once and this distance: docs/goals-missed.md, "A batch
 /// pop's lines, on their way ahead of its scan".
 const SCAN_PREFETCH_BYTES: usize = 1024;
 
@@ -139,7 +139,7 @@ impl<T> Queue<T> {
     /// a nearly empty queue each try reads the slot a producer is writing
     /// and `tail`, which slows every push. Two threads, capacity 1024, one
     /// spin hint between tries: 8–17 M items/s against `pop`'s 34–74; 128
-    /// hints between tries: 58–62 (docs/performance.md, "A batch receive
+    /// hints between tries: 58–62 (docs/goals-missed.md, "A batch receive
     /// that keeps pace"). Wait between empty or short tries, as the
     /// channel's `recv_many` does (it waits for a whole batch).
     ///

@@ -14,7 +14,7 @@ use crate::{PeekError, PopError};
 // prefetch made the ring faster by more than 5 % in fewer cells than it
 // made it slower, and cost 20 % where the consumer's own work is the
 // bottleneck in a ring larger than the caches' share of it: the cells where
-// the ring trailed rtrb (docs/performance.md, "The stamped ring's prefetch
+// the ring trailed rtrb (docs/spsc-regime-grid.md, "The stamped ring's prefetch
 // goes"). Where the consumer keeps pace it was worth up to 1.3 ×, in cells
 // the ring leads by 2-6 × without it.
 

@@ -88,7 +88,7 @@
 //! its producer, once it has found the ring full, then fills `k` lines at
 //! a time, that far behind the consumer, instead of the line behind it,
 //! and a stream that runs full moves faster (capacity 65,536, no work:
-//! `docs/performance.md`, "`head` once per 64 lines"). See "Measured".
+//! `docs/spsc-regime-grid.md`, "`head` once per 64 lines"). See "Measured".
 //!
 //! # Design
 //!
@@ -172,7 +172,7 @@
 //!
 //! # Measured
 //!
-//! The repository's regime grid (`docs/performance.md`, "The SPSC regime
+//! The repository's regime grid (`docs/spsc-regime-grid.md`, "The SPSC regime
 //! grid": 144 cells of work per item on either side, wait loop and
 //! capacity, each ring in a binary of its own built as a user's release
 //! build is, a quiet 2-core VM, 2026-12-07 00:45 UTC, one run): ≥ 1.0 ×
@@ -209,7 +209,7 @@
 //! keeps each half in memory, from 136-160 to 211-232 M items/s at
 //! capacity 1024 (rtrb 178-205), and 128-134 to 139-141 grid cells at
 //! 1.0 × the best peer or more, over three A/B runs
-//! (`docs/performance.md`, "One store per step").
+//! (`docs/spsc-regime-grid.md`, "One store per step").
 
 #[cfg(feature = "std")]
 mod blocking;

@@ -511,7 +511,7 @@ pub(super) const MAX_HEAD_EVERY: usize = 64;
 /// which a full ring's producer must leave free, stays under 1/64 of the
 /// capacity (module docs, "Capacity"), and a producer that fills a large
 /// full ring writes that far behind the consumer instead of in the line
-/// behind it. A/B in `docs/performance.md`, "`head` once per 64 lines".
+/// behind it. A/B in `docs/spsc-regime-grid.md`, "`head` once per 64 lines".
 pub(super) const fn head_every<T>(capacity: usize) -> usize {
     if !RingBuffer::<T>::HEAD_MAY_SKIP_LINES {
         return 1;
