@@ -21,7 +21,7 @@ use super::RingBuffer;
 /// place ran at 136-160 M items/s against 211-232 with the line's end
 /// (capacity 1024, fresh processes; rtrb 178-205 in the same runs). In
 /// the regime grid, where the halves stay in registers, it put 11-12 more
-/// of 144 cells at 1.0 x the best peer or more (`docs/spsc-regime-grid.md`,
+/// of 144 cells at 1.0 × the best peer or more (`docs/spsc-regime-grid.md`,
 /// "One store per step").
 #[derive(Clone, Copy)]
 pub(crate) struct Place {
